@@ -1,0 +1,86 @@
+# xdptc: native XDP vs TC ingress drop cost, measured.
+#
+#   make            build build/xdptc (BPF objects, skeletons, loader)
+#   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
+#   make test       unit + integration tests (root; installs deps)
+#   make cleanup    remove anything a killed run left behind
+#
+# Variables for run-veth: PACKETS (per trial), REPS, MODES (comma list), CPU (sender CPU),
+# PORT, WARMUP (packets before each window), OUT (results parent directory).
+
+CC      ?= gcc
+CLANG   ?= clang
+BPFTOOL ?= bpftool
+ARCH    := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
+BUILD   := build
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis
+LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -ljansson -lm
+BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
+	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
+
+BPF_PROGS := bpf/xdp_drop bpf/tc_drop probes/skb_counters
+SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
+LOADER_SRC := $(wildcard loader/*.c) probes/skb_counters.c $(wildcard analysis/*.c)
+LIB_SRC   := $(filter-out loader/xdptc.c,$(LOADER_SRC))
+LIB_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+INTEG_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
+
+RUN_ARGS = $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(REPS)) \
+	$(if $(MODES),--modes $(MODES)) $(if $(CPU),--cpu $(CPU)) $(if $(PORT),--port $(PORT)) \
+	$(if $(WARMUP),--warmup $(WARMUP)) $(if $(OUT),--out $(OUT))
+
+.PHONY: all deps run-veth test unit-test integration-test cleanup clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BUILD)/xdptc
+
+# Install missing Debian packages (idempotent; a no-op when everything is present).
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(BUILD)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h | $(BUILD)/vmlinux.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.bpf.o: probes/%.bpf.c probes/*.h $(BUILD)/vmlinux.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+$(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h bpf/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/xdptc: $(BUILD)/obj/loader/xdptc.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $^ $(LIBS) -lcmocka -o $@
+
+$(BUILD)/tests/%: tests/integration/%.c $(LIB_OBJ) $(BUILD)/xdptc
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
+
+run-veth: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/xdptc run --topology veth $(RUN_ARGS)
+
+test: deps
+	@$(MAKE) --no-print-directory all $(UNIT_TESTS) $(INTEG_TESTS)
+	@sh tests/run-tests.sh $(UNIT_TESTS) $(INTEG_TESTS)
+
+cleanup: all
+	$(BUILD)/xdptc cleanup
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,261 @@
+/*
+ * stats.c - descriptive statistics and a paired bootstrap for measurement
+ * repetitions. See stats.h for the API contract.
+ */
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Total order for qsort: NaN sorts above everything, including +inf. */
+static int cmp_double(const void *pa, const void *pb)
+{
+	double x = *(const double *)pa;
+	double y = *(const double *)pb;
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+static void sort_doubles(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
+/* Sorted copy of v, or NULL on n == 0 / allocation failure / overflow. */
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *c;
+
+	if (!v || n == 0 || n > SIZE_MAX / sizeof(*c))
+		return NULL;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return NULL;
+	memcpy(c, v, n * sizeof(*c));
+	sort_doubles(c, n);
+	return c;
+}
+
+/* Median of an already sorted, non-empty array. */
+static double median_sorted(const double *x, size_t n)
+{
+	if (n % 2)
+		return x[n / 2];
+	return (x[n / 2 - 1] + x[n / 2]) / 2.0;
+}
+
+/* Type-7 percentile of an already sorted, non-empty array; p in [0, 1]. */
+static double percentile_sorted(const double *x, size_t n, double p)
+{
+	double h = p * (double)(n - 1);
+	size_t k = (size_t)h; /* h >= 0, so truncation == floor */
+	double f = h - (double)k;
+
+	if (k + 1 >= n)
+		return x[n - 1];
+	return x[k] + f * (x[k + 1] - x[k]);
+}
+
+double stats_median(const double *v, size_t n)
+{
+	double *c = sorted_copy(v, n);
+	double m;
+
+	if (!c)
+		return NAN;
+	m = median_sorted(c, n);
+	free(c);
+	return m;
+}
+
+double stats_percentile(const double *v, size_t n, double p)
+{
+	double *c;
+	double r;
+
+	if (!(p >= 0.0 && p <= 1.0)) /* also rejects NaN */
+		return NAN;
+	c = sorted_copy(v, n);
+	if (!c)
+		return NAN;
+	r = percentile_sorted(c, n, p);
+	free(c);
+	return r;
+}
+
+double stats_min(const double *v, size_t n)
+{
+	double m;
+
+	if (!v || n == 0)
+		return NAN;
+	m = v[0];
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+double stats_max(const double *v, size_t n)
+{
+	double m;
+
+	if (!v || n == 0)
+		return NAN;
+	m = v[0];
+	for (size_t i = 1; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+double stats_mean(const double *v, size_t n)
+{
+	double sum = 0.0;
+
+	if (!v || n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+double stats_cv(const double *v, size_t n)
+{
+	double mean, ss = 0.0;
+
+	if (!v || n < 2)
+		return NAN;
+	mean = stats_mean(v, n);
+	if (mean == 0.0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		double d = v[i] - mean;
+
+		ss += d * d;
+	}
+	return sqrt(ss / (double)(n - 1)) / mean;
+}
+
+/* --- PRNG: splitmix64 seeding + xoshiro256** ------------------------- */
+
+struct xoshiro256ss {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64_next(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void xoshiro_seed(struct xoshiro256ss *g, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		g->s[i] = splitmix64_next(&seed);
+}
+
+static uint64_t rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t xoshiro_next(struct xoshiro256ss *g)
+{
+	uint64_t *s = g->s;
+	uint64_t result = rotl64(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl64(s[3], 45);
+	return result;
+}
+
+/* Unbiased uniform draw from [0, bound), bound >= 1, by rejection. */
+static uint64_t xoshiro_bounded(struct xoshiro256ss *g, uint64_t bound)
+{
+	uint64_t threshold = (0 - bound) % bound; /* (2^64 - bound) mod bound */
+
+	for (;;) {
+		uint64_t x = xoshiro_next(g);
+
+		if (x >= threshold)
+			return x % bound;
+	}
+}
+
+/* --- paired bootstrap ------------------------------------------------ */
+
+int stats_paired_rel_delta_ci(const double *a, const double *b, size_t n,
+			      unsigned reps, double level, uint64_t seed,
+			      struct stats_interval *out)
+{
+	struct xoshiro256ss g;
+	double *ratio, *work, *boot;
+	double estimate;
+	int ret = 0;
+
+	if (!a || !b || !out || n < 2 || reps < 100 ||
+	    !(level > 0.0 && level < 1.0))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(a[i]) || !isfinite(b[i]) || a[i] <= 0.0)
+			return -EINVAL;
+		if (!isfinite(b[i] / a[i]))
+			return -EINVAL;
+	}
+
+	/* calloc checks the count * size multiplication for overflow */
+	ratio = calloc(n, sizeof(*ratio));
+	work = calloc(n, sizeof(*work));
+	boot = calloc(reps, sizeof(*boot));
+	if (!ratio || !work || !boot) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	for (size_t i = 0; i < n; i++)
+		ratio[i] = b[i] / a[i];
+
+	memcpy(work, ratio, n * sizeof(*work));
+	sort_doubles(work, n);
+	estimate = median_sorted(work, n) - 1.0;
+
+	xoshiro_seed(&g, seed);
+	for (unsigned r = 0; r < reps; r++) {
+		for (size_t j = 0; j < n; j++)
+			work[j] = ratio[xoshiro_bounded(&g, (uint64_t)n)];
+		sort_doubles(work, n);
+		boot[r] = median_sorted(work, n) - 1.0;
+	}
+	sort_doubles(boot, reps);
+
+	out->estimate = estimate;
+	out->lo = percentile_sorted(boot, reps, (1.0 - level) / 2.0);
+	out->hi = percentile_sorted(boot, reps, (1.0 + level) / 2.0);
+
+out_free:
+	free(ratio);
+	free(work);
+	free(boot);
+	return ret;
+}
+
+bool stats_interval_excludes_zero(const struct stats_interval *iv)
+{
+	if (!iv)
+		return false;
+	return iv->lo > 0.0 || iv->hi < 0.0;
+}

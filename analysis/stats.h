@@ -1,0 +1,134 @@
+/*
+ * stats.h - descriptive statistics and a paired bootstrap for measurement
+ * repetitions.
+ *
+ * All functions are units-agnostic: they operate on plain doubles and
+ * return results in the units of their inputs (median, min, max, mean,
+ * percentile) or as dimensionless ratios (cv, relative delta).
+ *
+ * No function modifies its input arrays. Inputs are expected to be finite;
+ * for the descriptive functions a NaN input does not cause undefined
+ * behaviour but the result is unspecified (median/percentile order NaN
+ * above +inf). Array pointers may be NULL only when n == 0.
+ *
+ * Percentile definition (used by stats_percentile and by the bootstrap):
+ * let x[0] <= ... <= x[n-1] be the sorted values, h = p * (n - 1),
+ * k = floor(h), f = h - k. Then
+ *     P(p) = x[k] + f * (x[k+1] - x[k])   if k + 1 < n
+ *     P(p) = x[n-1]                       otherwise (p == 1)
+ * This is linear interpolation between closest ranks (Hyndman & Fan
+ * type 7, the default of numpy.percentile and R's quantile()).
+ *
+ * Reproducibility: the bootstrap uses a self-contained xoshiro256**
+ * generator whose 256-bit state is filled from the 64-bit seed with
+ * splitmix64, and an unbiased bounded draw by rejection. Given the same
+ * inputs, reps, level and seed, results are bit-for-bit identical on any
+ * platform with IEEE-754 binary64 doubles, as long as the code is not
+ * built with value-changing FP options (-ffast-math, -ffp-contract=fast;
+ * note that GCC's -std=c11 already disables FP contraction).
+ */
+#ifndef XDPTC_ANALYSIS_STATS_H
+#define XDPTC_ANALYSIS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * stats_median - median of v[0..n-1].
+ * @v: values (not modified; a sorted copy is made internally).
+ * @n: number of values.
+ * Returns the middle value for odd n, the mean of the two middle values
+ * for even n. Returns NAN when n == 0, v == NULL, or the internal copy
+ * cannot be allocated.
+ */
+double stats_median(const double *v, size_t n);
+
+/*
+ * stats_min / stats_max - smallest / largest of v[0..n-1].
+ * @v: values (not modified).
+ * @n: number of values.
+ * Returns NAN when n == 0 or v == NULL.
+ */
+double stats_min(const double *v, size_t n);
+double stats_max(const double *v, size_t n);
+
+/*
+ * stats_mean - arithmetic mean of v[0..n-1].
+ * @v: values (not modified).
+ * @n: number of values.
+ * Returns NAN when n == 0 or v == NULL.
+ */
+double stats_mean(const double *v, size_t n);
+
+/*
+ * stats_cv - coefficient of variation of v[0..n-1].
+ * @v: values (not modified).
+ * @n: number of values.
+ * Returns s / mean, where s is the sample standard deviation
+ * sqrt(sum((v[i] - mean)^2) / (n - 1)). Dimensionless; its sign follows
+ * the sign of the mean. Returns NAN when n < 2, v == NULL, or mean == 0.
+ */
+double stats_cv(const double *v, size_t n);
+
+/*
+ * stats_percentile - p-quantile of v[0..n-1] with linear interpolation
+ * between closest ranks (exact definition at the top of this file).
+ * @v: values (not modified; a sorted copy is made internally).
+ * @n: number of values.
+ * @p: quantile in [0, 1]; 0 gives the minimum, 1 the maximum,
+ *     0.5 the median.
+ * Returns NAN when n == 0, v == NULL, p is outside [0, 1] or NaN, or the
+ * internal copy cannot be allocated.
+ */
+double stats_percentile(const double *v, size_t n, double p);
+
+/* A point estimate with a confidence interval [lo, hi]. */
+struct stats_interval {
+	double estimate;
+	double lo;
+	double hi;
+};
+
+/*
+ * stats_paired_rel_delta_ci - paired relative delta of B against A with a
+ * percentile-bootstrap confidence interval.
+ * @a, @b:  paired measurements; pair i is (a[i], b[i]). Not modified.
+ * @n:      number of pairs.
+ * @reps:   number of bootstrap resamples (callers typically use 10000).
+ * @level:  confidence level in (0, 1), e.g. 0.95.
+ * @seed:   PRNG seed; same seed and inputs give identical results.
+ * @out:    receives the result on success; left untouched on error.
+ *
+ * Ratios r[i] = b[i] / a[i]. The estimate is median(r) - 1, so -0.28
+ * means B is 28% lower than A. The bootstrap draws @reps resamples; each
+ * resample consists of n indices drawn uniformly with replacement from
+ * [0, n) (for rep = 0..reps-1, for j = 0..n-1, in that order, one bounded
+ * draw each) and its statistic is median(r[idx[0..n-1]]) - 1.
+ * lo and hi are the percentiles (1 - level) / 2 and (1 + level) / 2 of the
+ * @reps statistics, using the same interpolation as stats_percentile.
+ *
+ * PRNG: xoshiro256** (Blackman & Vigna), state initialised by four
+ * successive splitmix64 outputs starting from @seed. Bounded draw of
+ * [0, n): draw x until x >= (2^64 - n) mod n, return x mod n (unbiased
+ * rejection).
+ *
+ * Returns 0 on success;
+ * -EINVAL if a, b or out is NULL, n < 2, reps < 100, level is not in
+ *         (0, 1) (NaN included), any a[i] <= 0, any a[i] or b[i] is not
+ *         finite, or any ratio b[i] / a[i] overflows to infinity;
+ * -ENOMEM if working memory (2 * n + reps doubles) cannot be allocated.
+ */
+int stats_paired_rel_delta_ci(const double *a, const double *b, size_t n,
+			      unsigned reps, double level, uint64_t seed,
+			      struct stats_interval *out);
+
+/*
+ * stats_interval_excludes_zero - whether 0 lies strictly outside [lo, hi].
+ * @iv: interval (may be NULL).
+ * Returns true if lo > 0 or hi < 0; false otherwise, including when @iv is
+ * NULL or lo/hi is NaN.
+ */
+bool stats_interval_excludes_zero(const struct stats_interval *iv);
+
+#endif /* XDPTC_ANALYSIS_STATS_H */

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "summary.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define MAX_VALUES 1024
+
+/* Values of @field from valid trials of @mode in @pass, in repetition order; missing
+ * or null fields are skipped. Also returns each value's repetition in @reps. */
+static size_t collect(const json_t *trials, const char *pass, const char *mode,
+		      const char *field, double *vals, int *reps)
+{
+	size_t n = 0, i;
+	json_t *t;
+
+	json_array_foreach(trials, i, t) {
+		json_t *v = json_object_get(t, field);
+
+		if (n >= MAX_VALUES)
+			break;
+		if (strcmp(json_string_value(json_object_get(t, "pass")) ?: "", pass) ||
+		    strcmp(json_string_value(json_object_get(t, "mode")) ?: "", mode) ||
+		    !json_is_true(json_object_get(t, "valid")) || !json_is_number(v))
+			continue;
+		vals[n] = json_number_value(v);
+		if (reps)
+			reps[n] = (int)json_integer_value(json_object_get(t, "rep"));
+		n++;
+	}
+	return n;
+}
+
+static size_t count_trials(const json_t *trials, const char *pass, const char *mode,
+			   size_t *invalid)
+{
+	size_t n = 0, i;
+	json_t *t;
+
+	*invalid = 0;
+	json_array_foreach(trials, i, t) {
+		if (strcmp(json_string_value(json_object_get(t, "pass")) ?: "", pass) ||
+		    strcmp(json_string_value(json_object_get(t, "mode")) ?: "", mode))
+			continue;
+		n++;
+		if (!json_is_true(json_object_get(t, "valid")))
+			(*invalid)++;
+	}
+	return n;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* Set @key to the median of @field (pass, mode), or null with @reason. */
+static double set_median(json_t *m, const json_t *trials, const char *pass, const char *mode,
+			 const char *field, const char *key, const char *reason)
+{
+	double vals[MAX_VALUES];
+	size_t n = collect(trials, pass, mode, field, vals, NULL);
+	double med = n ? stats_median(vals, n) : NAN;
+
+	json_object_set_new(m, key, num_or_null(med));
+	if (!n) {
+		char rkey[96];
+
+		snprintf(rkey, sizeof(rkey), "%s_reason", key);
+		json_object_set_new(m, rkey, json_string(reason));
+	}
+	return med;
+}
+
+static json_t *mode_summary(const json_t *run, const char *mode)
+{
+	const json_t *trials = json_object_get(run, "trials");
+	const json_t *caps = json_object_get(run, "capabilities");
+	const char *pmu_why = json_string_value(json_object_get(json_object_get(caps, "pmu"), "reason"));
+	const char *built_why = json_string_value(
+		json_object_get(json_object_get(caps, "counters"), "skbs_built_reason"));
+	json_t *m = json_object();
+	double vals[MAX_VALUES];
+	size_t n, invalid, total;
+
+	json_object_set_new(m, "mode", json_string(mode));
+	total = count_trials(trials, "timing", mode, &invalid);
+	json_object_set_new(m, "timing_trials", json_integer((json_int_t)total));
+	json_object_set_new(m, "invalid_timing_trials", json_integer((json_int_t)invalid));
+	total = count_trials(trials, "count", mode, &invalid);
+	json_object_set_new(m, "count_trials", json_integer((json_int_t)total));
+	json_object_set_new(m, "invalid_count_trials", json_integer((json_int_t)invalid));
+
+	set_median(m, trials, "timing", mode, "sent", "sent", "no valid timing trial");
+	set_median(m, trials, "timing", mode, "pkts_at_dut", "pkts_at_dut", "no valid timing trial");
+
+	n = collect(trials, "timing", mode, "cpu_ns_per_pkt", vals, NULL);
+	set_median(m, trials, "timing", mode, "cpu_ns_per_pkt", "cpu_ns_per_pkt",
+		   "no valid timing trial");
+	json_object_set_new(m, "cpu_ns_per_pkt_min", num_or_null(n ? stats_min(vals, n) : NAN));
+	json_object_set_new(m, "cpu_ns_per_pkt_max", num_or_null(n ? stats_max(vals, n) : NAN));
+	json_object_set_new(m, "cpu_ns_per_pkt_cv", num_or_null(stats_cv(vals, n)));
+
+	set_median(m, trials, "timing", mode, "cycles_per_pkt", "cycles_per_pkt",
+		   pmu_why ? pmu_why : "no PMU");
+	set_median(m, trials, "timing", mode, "instructions_per_pkt", "instructions_per_pkt",
+		   pmu_why ? pmu_why : "no PMU");
+
+	set_median(m, trials, "count", mode, "pkts_at_dut", "count_pkts_at_dut",
+		   "no valid count trial");
+	set_median(m, trials, "count", mode, "stack_entries", "stack_entries", "no valid count trial");
+	set_median(m, trials, "count", mode, "stack_entries_per_pkt", "stack_entries_per_pkt",
+		   "no valid count trial");
+	set_median(m, trials, "count", mode, "skbs_freed", "skbs_freed", "no valid count trial");
+	set_median(m, trials, "count", mode, "skbs_freed_per_pkt", "skbs_freed_per_pkt",
+		   "no valid count trial");
+	set_median(m, trials, "count", mode, "skbs_built", "skbs_built",
+		   built_why ? built_why : "no valid count trial");
+	set_median(m, trials, "count", mode, "skbs_built_per_pkt", "skbs_built_per_pkt",
+		   built_why ? built_why : "no valid count trial");
+	set_median(m, trials, "bpfstats", mode, "bpf_ns_per_run", "bpf_ns_per_run",
+		   strcmp(mode, "none") ? "no valid BPF-statistics trial"
+					: "no program in mode none");
+	json_object_set_new(m, "max_drop_pps", json_null());
+	json_object_set_new(m, "max_drop_pps_reason", json_string("rate search not run"));
+	return m;
+}
+
+/* Paired delta of @metric, mode b against mode a, over timing repetitions. */
+static json_t *pair_delta(const json_t *run, const char *metric, const char *a, const char *b)
+{
+	const json_t *trials = json_object_get(run, "trials");
+	double va[MAX_VALUES], vb[MAX_VALUES], pa[MAX_VALUES], pb[MAX_VALUES], d[MAX_VALUES];
+	int ra[MAX_VALUES], rb[MAX_VALUES];
+	size_t na = collect(trials, "timing", a, metric, va, ra);
+	size_t nb = collect(trials, "timing", b, metric, vb, rb);
+	size_t n = 0;
+	uint64_t seed = (uint64_t)json_integer_value(
+		json_object_get(json_object_get(run, "settings"), "seed"));
+	struct stats_interval iv;
+	json_t *o;
+
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (ra[i] == rb[j] && va[i] > 0) {
+				pa[n] = va[i];
+				pb[n] = vb[j];
+				d[n] = vb[j] / va[i] - 1.0;
+				n++;
+				break;
+			}
+	o = json_object();
+	json_object_set_new(o, "metric", json_string(metric));
+	json_object_set_new(o, "a", json_string(a));
+	json_object_set_new(o, "b", json_string(b));
+	json_object_set_new(o, "pairs", json_integer((json_int_t)n));
+	if (stats_paired_rel_delta_ci(pa, pb, n, SUMMARY_BOOTSTRAP_REPS, 0.95, seed, &iv)) {
+		json_object_set_new(o, "rel_delta", n ? json_real(stats_median(d, n)) : json_null());
+		json_object_set_new(o, "ci95_lo", json_null());
+		json_object_set_new(o, "ci95_hi", json_null());
+		json_object_set_new(o, "real", json_false());
+		json_object_set_new(o, "reason", json_string("fewer than 2 valid pairs"));
+		return o;
+	}
+	json_object_set_new(o, "rel_delta", json_real(iv.estimate));
+	json_object_set_new(o, "ci95_lo", json_real(iv.lo));
+	json_object_set_new(o, "ci95_hi", json_real(iv.hi));
+	json_object_set_new(o, "pair_min", json_real(stats_min(d, n)));
+	json_object_set_new(o, "pair_max", json_real(stats_max(d, n)));
+	json_object_set_new(o, "bootstrap_reps", json_integer(SUMMARY_BOOTSTRAP_REPS));
+	json_object_set_new(o, "real", json_boolean(stats_interval_excludes_zero(&iv)));
+	return o;
+}
+
+static const char *baseline_mode(const json_t *modes)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(modes, i, m)
+		if (!strcmp(json_string_value(m) ?: "", "tc"))
+			return "tc";
+	return json_string_value(json_array_get(modes, 0));
+}
+
+json_t *summary_compute(const json_t *run)
+{
+	const json_t *modes = json_object_get(json_object_get(run, "settings"), "modes");
+	const char *base;
+	json_t *s, *arr, *deltas, *m;
+	size_t i;
+
+	if (!json_is_array(modes) || !json_is_array(json_object_get(run, "trials")))
+		return NULL;
+	base = baseline_mode(modes);
+	s = json_object();
+	arr = json_array();
+	deltas = json_array();
+	json_array_foreach(modes, i, m)
+		json_array_append_new(arr, mode_summary(run, json_string_value(m)));
+	json_array_foreach(modes, i, m) {
+		const char *b = json_string_value(m);
+
+		if (!base || !strcmp(b, base))
+			continue;
+		json_array_append_new(deltas, pair_delta(run, "cpu_ns_per_pkt", base, b));
+		if (json_is_true(json_object_get(json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
+			json_array_append_new(deltas, pair_delta(run, "cycles_per_pkt", base, b));
+	}
+	json_object_set_new(s, "baseline", base ? json_string(base) : json_null());
+	json_object_set_new(s, "modes", arr);
+	json_object_set_new(s, "deltas", deltas);
+	return s;
+}
+
+/* ---- markdown ---- */
+
+static const char *fmt_num(char *buf, size_t len, const json_t *v, int decimals)
+{
+	if (!json_is_number(v)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	snprintf(buf, len, "%.*f", decimals, json_number_value(v));
+	return buf;
+}
+
+static const char *fmt_count(char *buf, size_t len, const json_t *v)
+{
+	char tmp[32];
+	size_t n, o = 0;
+
+	if (!json_is_number(v)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	snprintf(tmp, sizeof(tmp), "%.0f", json_number_value(v));
+	n = strlen(tmp);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && tmp[i - 1] != '-' && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void row(FILE *out, const json_t *modes, const char *label, const char *key, int kind)
+{
+	size_t i;
+	json_t *m;
+
+	fprintf(out, "| %s |", label);
+	json_array_foreach(modes, i, m) {
+		char a[48], b[48], c[48];
+		const json_t *v = json_object_get(m, key);
+
+		if (kind == 0)
+			fprintf(out, " %s |", fmt_count(a, sizeof(a), v));
+		else if (kind == 1)
+			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 3));
+		else if (kind == 2)
+			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 1));
+		else /* median (min-max) */
+			fprintf(out, " %s (%s-%s) |", fmt_num(a, sizeof(a), v, 1),
+				fmt_num(b, sizeof(b), json_object_get(m, "cpu_ns_per_pkt_min"), 1),
+				fmt_num(c, sizeof(c), json_object_get(m, "cpu_ns_per_pkt_max"), 1));
+	}
+	fprintf(out, "\n");
+}
+
+int summary_render_md(const json_t *run, FILE *out)
+{
+	const json_t *s = json_object_get(run, "summary");
+	const json_t *modes = json_object_get(s, "modes");
+	const json_t *set = json_object_get(run, "settings");
+	const json_t *mach = json_object_get(run, "machine");
+	const json_t *caps = json_object_get(run, "capabilities");
+	const json_t *cnt = json_object_get(caps, "counters");
+	const json_t *pmu = json_object_get(caps, "pmu");
+	size_t i;
+	json_t *m, *d;
+	char a[48], b[48], c[48];
+
+	if (!json_is_array(modes) || !set || !mach)
+		return -EINVAL;
+	fprintf(out, "# xdptc run: %s topology, %s\n\n",
+		json_string_value(json_object_get(run, "topology")) ?: "?",
+		json_string_value(json_object_get(run, "created_utc")) ?: "?");
+	fprintf(out, "- Machine: %s, %lld CPUs; kernel %s %s\n",
+		json_string_value(json_object_get(mach, "cpu_model")) ?: "?",
+		json_integer_value(json_object_get(mach, "cpus")),
+		json_string_value(json_object_get(mach, "kernel_release")) ?: "?",
+		json_string_value(json_object_get(mach, "arch")) ?: "");
+	fprintf(out, "- Sender: %s, pinned to CPU %lld; %s packets per trial after a warm-up of %s; "
+		     "%lld repetitions per pass in shuffled order (seed %lld)\n",
+		json_string_value(json_object_get(set, "sender")) ?: "?",
+		json_integer_value(json_object_get(set, "sender_cpu")),
+		fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+		fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+		json_integer_value(json_object_get(set, "reps")),
+		json_integer_value(json_object_get(set, "seed")));
+	fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the veth "
+		     "receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; timing pass with "
+		     "no tracing and BPF statistics off\n");
+	fprintf(out, "- Cycles: %s\n",
+		json_is_true(json_object_get(pmu, "available"))
+			? "PMU counters (perf_event_open, all CPUs)"
+			: json_string_value(json_object_get(pmu, "reason")) ?: "n/a");
+	fprintf(out, "- Counters (count pass): %s; skbs_built: %s\n",
+		json_string_value(json_object_get(cnt, "points")) ?: "?",
+		json_is_true(json_object_get(cnt, "skbs_built_available"))
+			? "counted"
+			: json_string_value(json_object_get(cnt, "skbs_built_reason")) ?: "unavailable");
+	fprintf(out, "\n| metric |");
+	json_array_foreach(modes, i, m)
+		fprintf(out, " %s |", json_string_value(json_object_get(m, "mode")));
+	fprintf(out, "\n|---|");
+	json_array_foreach(modes, i, m)
+		fprintf(out, "---|");
+	fprintf(out, "\n");
+	row(out, modes, "pkts_at_dut (median, timing pass)", "pkts_at_dut", 0);
+	row(out, modes, "cpu_ns_per_pkt, median (min-max)", "cpu_ns_per_pkt", 3);
+	row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
+	row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
+	row(out, modes, "stack_entries (count pass)", "stack_entries", 0);
+	row(out, modes, "stack_entries per pkt", "stack_entries_per_pkt", 1);
+	row(out, modes, "skbs_freed", "skbs_freed", 0);
+	row(out, modes, "skbs_freed per pkt", "skbs_freed_per_pkt", 1);
+	row(out, modes, "skbs_built", "skbs_built", 0);
+	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
+	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
+	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
+
+	fprintf(out, "\nWithin-run deltas (B against A, paired by repetition; 95%% bootstrap interval):\n\n");
+	fprintf(out, "| metric | A | B | delta (median) | 95%% CI | per-pair range | verdict |\n");
+	fprintf(out, "|---|---|---|---|---|---|---|\n");
+	json_array_foreach(json_object_get(s, "deltas"), i, d) {
+		const json_t *lo = json_object_get(d, "ci95_lo");
+
+		fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
+			json_string_value(json_object_get(d, "a")),
+			json_string_value(json_object_get(d, "b")));
+		if (!json_is_number(lo)) {
+			fprintf(out, "n/a | n/a | n/a | %s |\n",
+				json_string_value(json_object_get(d, "reason")) ?: "");
+			continue;
+		}
+		fprintf(out, "%+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% .. %+.1f%% | %s |\n",
+			100 * json_number_value(json_object_get(d, "rel_delta")),
+			100 * json_number_value(lo),
+			100 * json_number_value(json_object_get(d, "ci95_hi")),
+			100 * json_number_value(json_object_get(d, "pair_min")),
+			100 * json_number_value(json_object_get(d, "pair_max")),
+			json_is_true(json_object_get(d, "real")) ? "real (interval excludes 0)"
+								  : "not distinguishable from noise");
+	}
+	(void)c;
+	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
+		     "its load and the topology; they are not comparable across runs or machines. "
+		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "
+		     "the DUT, within 0.1%%) are marked invalid in run.json and left out above.\n");
+	return 0;
+}

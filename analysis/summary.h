@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * summary.h: turn a run's trials (run.json) into per-mode summaries, within-run deltas
+ * and the markdown table a reviewer reads (summary.md).
+ *
+ * Input: the run object as written to run.json (schema "xdptc.run/1"): "settings",
+ * "machine", "capabilities" and "trials" (see README.md, "run.json").
+ * Only valid trials (conservation within 0.1%) enter the statistics.
+ */
+#ifndef XDPTC_SUMMARY_H
+#define XDPTC_SUMMARY_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SUMMARY_BOOTSTRAP_REPS 10000
+
+/*
+ * summary_compute - build the "summary" object of @run: "modes" (one object per mode
+ * in settings.modes order, with "mode" and the METHOD.md metric names as numbers, or
+ * null with a "<metric>_reason" string beside it) and "deltas" (each other mode
+ * against the baseline mode: tc when measured, else the first; paired by repetition,
+ * median relative delta, 95% bootstrap interval seeded with settings.seed).
+ * Returns a new reference, or NULL when @run lacks settings or trials.
+ */
+json_t *summary_compute(const json_t *run);
+
+/* summary_render_md - write the markdown summary of @run (which must hold "summary")
+ * to @out. Returns 0, or -EINVAL when fields are missing. */
+int summary_render_md(const json_t *run, FILE *out);
+
+#endif

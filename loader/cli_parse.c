@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "cli_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int parse_count(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	uint64_t mult = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
+	if (*end == 'k' || *end == 'K')
+		mult = 1000, end++;
+	else if (*end == 'M')
+		mult = 1000000, end++;
+	else if (*end == 'G')
+		mult = 1000000000, end++;
+	if (*end)
+		return -EINVAL;
+	if (v > max / mult)
+		return -ERANGE;
+	*out = (uint64_t)v * mult;
+	return 0;
+}
+
+int parse_port(const char *s, uint16_t *out)
+{
+	uint64_t v;
+
+	if (parse_count(s, 65535, &v) || v == 0)
+		return -EINVAL;
+	*out = (uint16_t)v;
+	return 0;
+}
+
+int parse_modes(const char *s, enum drop_mode *out, int max)
+{
+	char buf[256], *tok, *save = NULL;
+	int n = 0;
+
+	if (!s || !*s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum drop_mode m;
+
+		if (drop_mode_parse(tok, &m))
+			return -EINVAL;
+		for (int i = 0; i < n; i++)
+			if (out[i] == m)
+				return -EINVAL;
+		if (n == max)
+			return -E2BIG;
+		out[n++] = m;
+	}
+	return n ? n : -EINVAL;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cli_parse.h: parsers for the values users type (counts, ports, mode lists). */
+#ifndef XDPTC_CLI_PARSE_H
+#define XDPTC_CLI_PARSE_H
+
+#include <stdint.h>
+
+#include "drop_prog.h"
+
+/* parse_count - a non-negative integer with an optional k (1e3), M (1e6) or G (1e9)
+ * suffix: "1000000", "1M", "250k". Returns 0, or -EINVAL (not a number, trailing
+ * text, negative) / -ERANGE (beyond @max). */
+int parse_count(const char *s, uint64_t max, uint64_t *out);
+
+/* parse_port - a UDP port, 1-65535. Returns 0 or -EINVAL. */
+int parse_port(const char *s, uint16_t *out);
+
+/* parse_modes - a comma-separated list of distinct modes ("tc,xdpdrv"), at most
+ * @max of them. Returns the number parsed, or -EINVAL (unknown or repeated mode,
+ * empty list) / -E2BIG (too many). */
+int parse_modes(const char *s, enum drop_mode *out, int max);
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "cpu_time.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int softirq_tasks_find(struct softirq_tasks *t)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	t->n = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && t->n < CPU_TIME_MAX_TASKS) {
+		char path[64], comm[64] = "";
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    (!strncmp(comm, "ksoftirqd/", 10) || !strncmp(comm, "napi/", 5)))
+			t->pid[t->n++] = atoi(de->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return t->n;
+}
+
+uint64_t task_cpu_ns(int pid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+uint64_t softirq_tasks_cpu_ns(const struct softirq_tasks *t)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < t->n; i++)
+		sum += task_cpu_ns(t->pid[i]);
+	return sum;
+}
+
+uint64_t cpus_busy_ns(void)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+	uint64_t busy = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle,
+		   &iowait, &irq, &softirq, &steal) == 8 && hz > 0)
+		busy = (uint64_t)(user + nice + sys + irq + softirq + steal) * 1000000000ull /
+		       (uint64_t)hz;
+	fclose(f);
+	return busy;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * cpu_time.h: CPU time of the kernel threads that may run the receive path
+ * (ksoftirqd/N, threaded NAPI "napi/..."), from /proc/<pid>/schedstat (first field:
+ * time on CPU, ns; the scheduler's per-task sum_exec_runtime), and per-CPU busy time
+ * from /proc/stat as a cross-check.
+ */
+#ifndef XDPTC_CPU_TIME_H
+#define XDPTC_CPU_TIME_H
+
+#include <stdint.h>
+
+#define CPU_TIME_MAX_TASKS 256
+
+struct softirq_tasks {
+	int n;
+	int pid[CPU_TIME_MAX_TASKS];
+};
+
+/* softirq_tasks_find - list the ksoftirqd/N and napi/... threads now running. Returns n. */
+int softirq_tasks_find(struct softirq_tasks *t);
+
+/* softirq_tasks_cpu_ns - summed on-CPU time of those threads, ns (a thread that has
+ * gone counts 0). */
+uint64_t softirq_tasks_cpu_ns(const struct softirq_tasks *t);
+
+/* task_cpu_ns - on-CPU time of task @pid (/proc/<pid>/schedstat), ns; 0 on error. */
+uint64_t task_cpu_ns(int pid);
+
+/* cpus_busy_ns - time all CPUs spent not idle (user+nice+system+irq+softirq+steal
+ * jiffies from /proc/stat, converted to ns with USER_HZ); 0 on error. */
+uint64_t cpus_busy_ns(void);
+
+#endif

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "run.h"
+
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "summary.h"
+#include "trial.h"
+
+#define RUN_SCHEMA "xdptc.run/1"
+
+static volatile int g_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+	if (trial_child_pid > 0)
+		kill(trial_child_pid, SIGKILL);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* ---- topology ---- */
+
+struct topology {
+	char prefix[16];
+	char snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16], snd_addr[48], dut_addr[48];
+	char dut_mac[24];
+	int up;
+};
+
+static void copy_val(char *dst, size_t len, const char *line, const char *key)
+{
+	size_t k = strlen(key);
+
+	if (!strncmp(line, key, k) && line[k] == '=') {
+		snprintf(dst, len, "%s", line + k + 1);
+		dst[strcspn(dst, "\n")] = '\0';
+	}
+}
+
+static int topology_cmd(const struct run_opts *o, const char *verb, struct topology *t)
+{
+	char cmd[PATH_MAX + 64], line[256];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "sh '%s/%s.sh' %s %s", o->topologies_dir, o->topology, verb,
+		 t->prefix);
+	p = popen(cmd, "r");
+	if (!p)
+		return -errno;
+	while (fgets(line, sizeof(line), p)) {
+		copy_val(t->snd_ns, sizeof(t->snd_ns), line, "SND_NS");
+		copy_val(t->dut_ns, sizeof(t->dut_ns), line, "DUT_NS");
+		copy_val(t->snd_dev, sizeof(t->snd_dev), line, "SND_DEV");
+		copy_val(t->dut_dev, sizeof(t->dut_dev), line, "DUT_DEV");
+		copy_val(t->snd_addr, sizeof(t->snd_addr), line, "SND_ADDR");
+		copy_val(t->dut_addr, sizeof(t->dut_addr), line, "DUT_ADDR");
+		copy_val(t->dut_mac, sizeof(t->dut_mac), line, "DUT_MAC");
+	}
+	return pclose(p) == 0 ? 0 : -EIO;
+}
+
+/* ---- machine and capabilities ---- */
+
+static json_t *machine_json(void)
+{
+	struct utsname u;
+	char line[256], model[160] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	json_t *m = json_object();
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			snprintf(model, sizeof(model), "%s", colon + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	uname(&u);
+	json_object_set_new(m, "cpu_model", json_string(model));
+	json_object_set_new(m, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(m, "kernel_release", json_string(u.release));
+	json_object_set_new(m, "kernel_version", json_string(u.version));
+	json_object_set_new(m, "arch", json_string(u.machine));
+	return m;
+}
+
+/* ---- trials as JSON ---- */
+
+static double per_pkt(uint64_t v, uint64_t pkts)
+{
+	return pkts ? (double)v / (double)pkts : 0.0;
+}
+
+static json_t *trial_json(const struct trial_result *r, int rep, int seq)
+{
+	json_t *t = json_object();
+	const uint64_t *c = r->counts.v;
+
+#define SETI(k, v) json_object_set_new(t, k, json_integer((json_int_t)(v)))
+#define SETR(k, v) json_object_set_new(t, k, json_real(v))
+	json_object_set_new(t, "pass", json_string(trial_pass_name(r->pass)));
+	SETI("rep", rep);
+	SETI("seq", seq);
+	json_object_set_new(t, "mode", json_string(drop_mode_name(r->mode)));
+	json_object_set_new(t, "kernel_mode", json_string(r->kernel_mode));
+	SETI("prog_id", r->prog_id);
+	SETI("sent", r->sent);
+	SETI("dropped", r->dropped);
+	SETI("passed", r->passed);
+	SETI("dut_rx_packets", r->dut_rx_packets);
+	SETI("dut_rx_dropped", r->dut_rx_dropped);
+	SETI("snd_tx_dropped", r->snd_tx_dropped);
+	SETI("pkts_at_dut", r->pkts_at_dut);
+	SETI("unexplained_loss", r->unexplained);
+	json_object_set_new(t, "valid", json_boolean(r->valid));
+	SETI("wall_ns", r->wall_ns);
+	SETI("sender_cpu_ns", r->sender_cpu_ns);
+	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
+	SETI("cpus_busy_ns", r->cpus_busy_ns);
+	SETR("cpu_ns_per_pkt", r->cpu_ns_per_pkt);
+	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
+	if (r->have_pmu) {
+		SETI("cycles", r->cycles);
+		SETI("instructions", r->instructions);
+		SETR("cycles_per_pkt", per_pkt(r->cycles, r->pkts_at_dut));
+		SETR("instructions_per_pkt", per_pkt(r->instructions, r->pkts_at_dut));
+	}
+	if (r->have_counts) {
+		uint64_t freed = c[CNT_KFREE_ALL] + c[CNT_CONSUME_ALL];
+
+		SETI("stack_entries", c[CNT_STACK_DUT]);
+		SETR("stack_entries_per_pkt", per_pkt(c[CNT_STACK_DUT], r->pkts_at_dut));
+		SETI("stack_entries_any_dev", c[CNT_STACK_ALL]);
+		SETI("kfree_skb", c[CNT_KFREE_ALL]);
+		SETI("consume_skb", c[CNT_CONSUME_ALL]);
+		SETI("kfree_skb_on_dut", c[CNT_KFREE_DUT]);
+		SETI("consume_skb_on_dut", c[CNT_CONSUME_DUT]);
+		SETI("skbs_freed", freed);
+		SETR("skbs_freed_per_pkt", per_pkt(freed, r->pkts_at_dut));
+		if (r->counters_built) {
+			uint64_t built = c[CNT_BUILT_ALLOC] + c[CNT_BUILT_BUILD] + c[CNT_BUILT_NAPI];
+
+			SETI("skbs_built", built);
+			SETR("skbs_built_per_pkt", per_pkt(built, r->pkts_at_dut));
+		} else {
+			json_object_set_new(t, "skbs_built", json_null());
+		}
+	}
+	if (r->have_bpf_stats) {
+		SETI("bpf_run_time_ns", r->bpf_run_time_ns);
+		SETI("bpf_run_cnt", r->bpf_run_cnt);
+		SETR("bpf_ns_per_run", r->bpf_run_cnt ? (double)r->bpf_run_time_ns /
+								 (double)r->bpf_run_cnt
+						      : 0.0);
+	}
+#undef SETI
+#undef SETR
+	return t;
+}
+
+/* ---- order ---- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The order of modes in repetition @rep of @pass: a seeded Fisher-Yates shuffle. */
+static void shuffle_modes(const struct run_opts *o, int pass, int rep, enum drop_mode *out)
+{
+	uint64_t s = o->seed ^ ((uint64_t)pass << 40) ^ ((uint64_t)rep << 20);
+
+	memcpy(out, o->modes, sizeof(o->modes[0]) * (size_t)o->nmodes);
+	for (int i = o->nmodes - 1; i > 0; i--) {
+		int j = (int)(splitmix64(&s) % (uint64_t)(i + 1));
+		enum drop_mode tmp = out[i];
+
+		out[i] = out[j];
+		out[j] = tmp;
+	}
+}
+
+/* ---- the run ---- */
+
+static json_t *settings_json(const struct run_opts *o)
+{
+	json_t *s = json_object(), *modes = json_array();
+
+	for (int i = 0; i < o->nmodes; i++)
+		json_array_append_new(modes, json_string(drop_mode_name(o->modes[i])));
+	json_object_set_new(s, "modes", modes);
+	json_object_set_new(s, "packets", json_integer((json_int_t)o->packets));
+	json_object_set_new(s, "warmup", json_integer((json_int_t)o->warmup));
+	json_object_set_new(s, "reps", json_integer(o->reps));
+	json_object_set_new(s, "port", json_integer(o->port));
+	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
+	json_object_set_new(s, "frame_len", json_integer(o->payload_len + 42));
+	json_object_set_new(s, "sender", json_string("udp"));
+	json_object_set_new(s, "sender_cpu", json_integer(o->sender_cpu));
+	json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
+	json_object_set_new(s, "order", json_string("seeded shuffle per repetition"));
+	json_object_set_new(s, "passes", json_string("timing, count, bpfstats"));
+	return s;
+}
+
+static int write_results(json_t *run, const char *dir, int quiet)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (json_dump_file(run, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10))) {
+		fprintf(stderr, "xdptc: cannot write %s\n", path);
+		return -EIO;
+	}
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	f = fopen(path, "w");
+	if (!f || summary_render_md(run, f)) {
+		fprintf(stderr, "xdptc: cannot write %s\n", path);
+		if (f)
+			fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	if (!quiet)
+		summary_render_md(run, stdout);
+	return 0;
+}
+
+static int make_dirs(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(tmp, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+struct progress {
+	int done, total;
+	struct timespec start;
+};
+
+static void progress_line(struct progress *p, const struct trial_result *r, int rep, int reps)
+{
+	struct timespec now;
+	double el, eta;
+
+	p->done++;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
+	eta = el / p->done * (p->total - p->done);
+	fprintf(stderr, "[%3d/%d] %-8s rep %d/%d %-10s %8.1f ns/pkt  pkts_at_dut %llu%s  ETA %.0fs\n",
+		p->done, p->total, trial_pass_name(r->pass), rep + 1, reps,
+		drop_mode_name(r->mode), r->cpu_ns_per_pkt, (unsigned long long)r->pkts_at_dut,
+		r->valid ? "" : " INVALID", eta);
+}
+
+static int pass_modes(const struct run_opts *o, int pass)
+{
+	int n = 0;
+
+	for (int i = 0; i < o->nmodes; i++)
+		n += !(pass == PASS_BPFSTATS && o->modes[i] == MODE_NONE);
+	return n;
+}
+
+int run_main(const struct run_opts *o)
+{
+	struct topology topo;
+	struct trial_env env;
+	struct pmu_counters pmu;
+	struct skb_counters counters;
+	struct progress prog;
+	char why[256], dir[PATH_MAX], stamp[32];
+	json_t *run = NULL, *trials, *caps, *pmu_j, *cnt_j;
+	bool have_pmu = false, counters_open = false;
+	int status = 1, e = 0, seq = 0, saved;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	install_signals();
+	memset(&topo, 0, sizeof(topo));
+	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
+		 (unsigned int)(((unsigned long)getpid() * 2654435761ul) ^ (unsigned long)now) &
+			 0xffffff);
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(dir, sizeof(dir), "%s/%s-%s", o->out_dir, stamp, o->topology);
+
+	fprintf(stderr, "xdptc: %s topology %s: up\n", o->topology, topo.prefix);
+	if (topology_cmd(o, "up", &topo) || !topo.dut_dev[0]) {
+		fprintf(stderr, "xdptc: building the %s topology failed (see above)\n", o->topology);
+		goto out;
+	}
+	topo.up = 1;
+	if (g_stop)
+		goto out;
+
+	memset(&env, 0, sizeof(env));
+	env.dut_netns = topo.dut_ns;
+	env.dut_dev = topo.dut_dev;
+	env.snd_netns = topo.snd_ns;
+	env.snd_dev = topo.snd_dev;
+	env.dst_addr = topo.dut_addr;
+	env.port = o->port;
+	env.send_port = o->port;
+	env.payload_len = o->payload_len;
+	env.sender_cpu = o->sender_cpu;
+	env.warmup = o->warmup;
+	env.stop = &g_stop;
+	softirq_tasks_find(&env.softirq);
+
+	run = json_object();
+	json_object_set_new(run, "schema", json_string(RUN_SCHEMA));
+	{
+		char iso[32];
+
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		json_object_set_new(run, "created_utc", json_string(iso));
+	}
+	json_object_set_new(run, "topology", json_string(o->topology));
+	json_object_set_new(run, "machine", machine_json());
+	json_object_set_new(run, "settings", settings_json(o));
+	caps = json_object();
+	pmu_j = json_object();
+	have_pmu = pmu_open(&pmu, why, sizeof(why)) == 0;
+	json_object_set_new(pmu_j, "available", json_boolean(have_pmu));
+	if (!have_pmu)
+		json_object_set_new(pmu_j, "reason", json_string(why));
+	json_object_set_new(caps, "pmu", pmu_j);
+	json_object_set_new(caps, "time_metric",
+			    json_string(have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
+						 : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
+	json_object_set_new(run, "capabilities", caps);
+	trials = json_array();
+	json_object_set_new(run, "trials", trials);
+
+	/* the lines that decide this run's metrics */
+	fprintf(stderr, "xdptc: time per packet from per-task CPU time%s\n",
+		have_pmu ? "; cycles and instructions from the PMU" : "");
+	if (!have_pmu)
+		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", why);
+
+	/* the count pass's probes, opened now so their capability is known up front */
+	if (netns_enter(topo.dut_ns, &saved) == 0) {
+		uint32_t ino = netns_current_ino(), ifx = if_nametoindex(topo.dut_dev);
+
+		netns_return(saved);
+		e = skb_counters_open(&counters, ifx, ino, why, sizeof(why));
+	} else {
+		e = -ENOENT;
+		snprintf(why, sizeof(why), "cannot enter %s", topo.dut_ns);
+	}
+	cnt_j = json_object();
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", why);
+		goto out;
+	}
+	counters_open = true;
+	json_object_set_new(cnt_j, "backend", json_string(counters.built_available
+								   ? "tracepoint+kprobe"
+								   : "tracepoint"));
+	json_object_set_new(cnt_j, "points", json_string(counters.points));
+	json_object_set_new(cnt_j, "skbs_built_available", json_boolean(counters.built_available));
+	if (!counters.built_available)
+		json_object_set_new(cnt_j, "skbs_built_reason", json_string(counters.built_reason));
+	json_object_set_new(caps, "counters", cnt_j);
+	fprintf(stderr, "xdptc: counters: %s\n", counters.points);
+	if (!counters.built_available)
+		fprintf(stderr, "xdptc: skbs_built unavailable: %s\n", counters.built_reason);
+
+	memset(&prog, 0, sizeof(prog));
+	for (int p = 0; p < PASS_NR; p++)
+		prog.total += o->reps * pass_modes(o, p);
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+
+	for (int p = 0; p < PASS_NR && !g_stop; p++) {
+		int stats_fd = -1;
+
+		env.pmu = (p == PASS_TIMING && have_pmu) ? &pmu : NULL;
+		env.counters = p == PASS_COUNT ? &counters : NULL;
+		if (p == PASS_BPFSTATS) {
+			stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+			if (stats_fd < 0) {
+				fprintf(stderr, "xdptc: BPF statistics cannot be enabled (%s); "
+						"bpf_ns_per_run will be n/a\n", strerror(errno));
+				prog.total -= o->reps * pass_modes(o, p);
+				continue;
+			}
+		}
+		/* the counters stay loaded, but only the count pass should pay for them */
+		if (p == PASS_TIMING || p == PASS_BPFSTATS) {
+			if (counters_open) {
+				skb_counters_close(&counters);
+				counters_open = false;
+			}
+		}
+		for (int rep = 0; rep < o->reps && !g_stop; rep++) {
+			enum drop_mode order[RUN_MAX_MODES];
+
+			shuffle_modes(o, p, rep, order);
+			for (int i = 0; i < o->nmodes && !g_stop; i++) {
+				struct trial_result r;
+
+				if (p == PASS_BPFSTATS && order[i] == MODE_NONE)
+					continue;
+				e = trial_run(&env, order[i], (enum trial_pass)p, o->packets, &r);
+				if (e == -EINTR || g_stop)
+					break;
+				if (e) {
+					fprintf(stderr, "xdptc: %s trial of %s failed: %s\n",
+						trial_pass_name((enum trial_pass)p),
+						drop_mode_name(order[i]), r.error);
+					if (stats_fd >= 0)
+						close(stats_fd);
+					goto out;
+				}
+				json_array_append_new(trials, trial_json(&r, rep, seq++));
+				progress_line(&prog, &r, rep, o->reps);
+			}
+		}
+		if (stats_fd >= 0)
+			close(stats_fd);
+		if (p == PASS_TIMING && !g_stop) {
+			/* reopen the counters for the count pass */
+			uint32_t ino = 0, ifx = 0;
+
+			if (netns_enter(topo.dut_ns, &saved) == 0) {
+				ino = netns_current_ino();
+				ifx = if_nametoindex(topo.dut_dev);
+				netns_return(saved);
+			}
+			e = skb_counters_open(&counters, ifx, ino, why, sizeof(why));
+			if (e) {
+				fprintf(stderr, "xdptc: %s\n", why);
+				goto out;
+			}
+			counters_open = true;
+		}
+	}
+	if (g_stop) {
+		fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");
+		status = 130;
+		goto out;
+	}
+	json_object_set_new(run, "summary", summary_compute(run));
+	if (make_dirs(dir)) {
+		fprintf(stderr, "xdptc: cannot create %s: %s\n", dir, strerror(errno));
+		goto out;
+	}
+	if (write_results(run, dir, o->quiet))
+		goto out;
+	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md)\n", dir);
+	status = 0;
+out:
+	if (counters_open)
+		skb_counters_close(&counters);
+	if (have_pmu)
+		pmu_close(&pmu);
+	if (topo.prefix[0]) {
+		fprintf(stderr, "xdptc: %s topology %s: down\n", o->topology, topo.prefix);
+		topology_cmd(o, "down", &topo);
+	}
+	json_decref(run);
+	if (g_stop && status != 0)
+		status = 130;
+	return status;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run.h: one run = one topology, several modes, interleaved repetitions of each pass
+ * (timing, count, bpfstats), written to results/<UTC timestamp>-<topology>/.
+ */
+#ifndef XDPTC_RUN_H
+#define XDPTC_RUN_H
+
+#include <stdint.h>
+
+#include "drop_prog.h"
+
+#define RUN_MAX_MODES 8
+
+struct run_opts {
+	const char *topology;      /* "veth" */
+	const char *topologies_dir; /* where veth.sh lives */
+	const char *out_dir;       /* parent of the run directory (default "results") */
+	enum drop_mode modes[RUN_MAX_MODES];
+	int nmodes;
+	uint64_t packets;          /* per measured window (default 1,000,000) */
+	uint64_t warmup;           /* packets before each window (default 100,000) */
+	int reps;                  /* repetitions per pass (default 5) */
+	uint16_t port;             /* UDP port dropped (default 9999) */
+	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
+	int sender_cpu;            /* default: the last online CPU */
+	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
+	int quiet;
+};
+
+/* run_main - do the run. Returns the process exit status: 0 done, 1 failed,
+ * 130 interrupted (everything made is removed in every case). */
+int run_main(const struct run_opts *o);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * trial.h: one trial = one mode, one measured window of N packets:
+ * attach, warm up, read every counter, send, let the path settle, read every counter
+ * again, detach. Which counters are live depends on the pass (METHOD.md rule 4):
+ *   timing:   nothing traced, BPF statistics off; CPU time (and PMU cycles if any)
+ *   count:    skb tracepoints/kprobes attached (struct skb_counters)
+ *   bpfstats: kernel BPF run-time statistics on; bpf_ns_per_run
+ */
+#ifndef XDPTC_TRIAL_H
+#define XDPTC_TRIAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cpu_time.h"
+#include "drop_prog.h"
+#include "pmu.h"
+#include "skb_counters_user.h"
+
+enum trial_pass { PASS_TIMING = 0, PASS_COUNT, PASS_BPFSTATS, PASS_NR };
+
+const char *trial_pass_name(enum trial_pass p);
+
+/* Where and how packets flow; filled by the run driver from the topology. */
+struct trial_env {
+	const char *dut_netns, *dut_dev; /* the DUT and its namespace */
+	const char *snd_netns, *snd_dev; /* the sending peer and its namespace */
+	const char *dst_addr;            /* the DUT's address */
+	uint16_t port;                   /* UDP port the programs drop */
+	uint16_t send_port;              /* UDP destination port the sender uses */
+	uint32_t payload_len;            /* UDP payload bytes */
+	int sender_cpu;                  /* CPU the sender is pinned to, -1 none */
+	uint64_t warmup;                 /* packets sent before the window */
+	uint64_t rate_pps;               /* 0: as fast as possible */
+	volatile int *stop;              /* set by a signal handler: abandon the trial */
+	struct softirq_tasks softirq;    /* ksoftirqd/napi threads to charge */
+	struct pmu_counters *pmu;        /* timing pass: open PMU counters, or NULL */
+	struct skb_counters *counters;   /* count pass: attached counters */
+};
+
+struct trial_result {
+	enum drop_mode mode;
+	enum trial_pass pass;
+	char kernel_mode[16];     /* the mode the kernel reported after attach */
+	uint32_t prog_id;
+	uint64_t sent;            /* packets the sender put on the wire in the window */
+	uint64_t dropped, passed; /* the program's verdict counters over the window */
+	uint64_t dut_rx_packets;  /* DUT driver statistics over the window */
+	uint64_t dut_rx_dropped, snd_tx_dropped; /* loss before the DUT's program */
+	uint64_t pkts_at_dut;     /* the denominator: verdicts (or rx_packets for none) */
+	int64_t unexplained;      /* sent - pkts_at_dut - lost before the DUT */
+	bool valid;               /* |unexplained| <= 0.1% of sent */
+	uint64_t wall_ns;         /* the sender's window, ns */
+	uint64_t sender_cpu_ns;   /* the sender thread's CPU time, ns */
+	uint64_t softirq_cpu_ns;  /* ksoftirqd/napi threads' CPU time, ns */
+	uint64_t cpus_busy_ns;    /* all CPUs' busy time over the window (cross-check) */
+	double cpu_ns_per_pkt;    /* (sender + softirq threads) / pkts_at_dut */
+	bool have_pmu;
+	uint64_t cycles, instructions;
+	bool have_counts;
+	bool counters_built;      /* count pass: skbs_built was counted */
+	struct skb_counts counts; /* count pass: event deltas */
+	bool have_bpf_stats;
+	uint64_t bpf_run_time_ns, bpf_run_cnt;
+	char error[256];
+};
+
+/* The sender child of the trial under way (0: none), for a signal handler to kill. */
+extern volatile pid_t trial_child_pid;
+
+/* trial_run - run one trial of @mode in @pass with @packets packets in the window.
+ * Returns 0 (the result may still be !valid), -EINTR when *env->stop was set, or
+ * -errno with a sentence in r->error. Nothing stays attached after it returns. */
+int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
+	      uint64_t packets, struct trial_result *r);
+
+#endif

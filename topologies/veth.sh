@@ -1,0 +1,100 @@
+#!/bin/sh
+# veth.sh: the veth topology of xdptc: two network namespaces joined by a veth pair.
+#
+#   veth.sh up PREFIX     create PREFIX-snd and PREFIX-dut with the pair PREFIX-s / PREFIX-d
+#   veth.sh down PREFIX   remove them (and anything left in them)
+#   veth.sh cleanup       remove every namespace named xdptc-* (what killed runs left)
+#
+# PREFIX must start with "xdptc-" and be at most 13 characters, so device names fit the
+# kernel's 15. Addresses come from the benchmarking range 198.18.0.0/15: the sender
+# 198.18.0.1, the DUT 198.18.0.2. IPv6 is off on both links and the sender has a
+# static neighbour entry for the DUT, so no ARP or ND frame crosses during a window.
+# `up` prints the topology as KEY=VALUE lines on stdout (read by `xdptc run`).
+# Exit status: 0 done, 1 a command failed (what was made is removed), 2 bad usage.
+set -eu
+
+SND_ADDR=198.18.0.1
+DUT_ADDR=198.18.0.2
+
+usage() {
+	echo "usage: $0 up PREFIX | down PREFIX | cleanup   (PREFIX: xdptc-XXXXXX)" >&2
+	exit 2
+}
+
+check_prefix() {
+	case "$1" in
+	xdptc-*) ;;
+	*) echo "veth.sh: prefix '$1' must start with 'xdptc-'" >&2; exit 2 ;;
+	esac
+	[ "${#1}" -le 13 ] || { echo "veth.sh: prefix '$1' is longer than 13 characters" >&2; exit 2; }
+}
+
+ns_exists() {
+	ip netns list | awk '{print $1}' | grep -qx "$1"
+}
+
+down() {
+	for ns in "$1-dut" "$1-snd"; do
+		if ns_exists "$ns"; then
+			ip netns delete "$ns" || true
+		fi
+	done
+	# a half-made pair may still sit in the root namespace
+	ip link delete "$1-s" 2>/dev/null || true
+}
+
+up() {
+	p=$1
+	snd=$p-snd
+	dut=$p-dut
+	if ns_exists "$snd" || ns_exists "$dut"; then
+		echo "veth.sh: namespaces for $p exist already" >&2
+		exit 1
+	fi
+	trap 'down "$p"' EXIT
+	ip netns add "$snd"
+	ip netns add "$dut"
+	ip link add "$p-s" netns "$snd" type veth peer name "$p-d" netns "$dut"
+	for side in "$snd:$p-s:$SND_ADDR" "$dut:$p-d:$DUT_ADDR"; do
+		ns=${side%%:*}
+		rest=${side#*:}
+		dev=${rest%%:*}
+		addr=${rest#*:}
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+		ip -n "$ns" link set lo up
+		ip -n "$ns" addr add "$addr/30" dev "$dev"
+		ip -n "$ns" link set "$dev" up
+	done
+	dut_mac=$(ip -n "$dut" -br link show dev "$p-d" | awk '{print $3}')
+	snd_mac=$(ip -n "$snd" -br link show dev "$p-s" | awk '{print $3}')
+	ip -n "$snd" neigh replace "$DUT_ADDR" lladdr "$dut_mac" dev "$p-s" nud permanent
+	ip -n "$dut" neigh replace "$SND_ADDR" lladdr "$snd_mac" dev "$p-d" nud permanent
+	trap - EXIT
+	echo "SND_NS=$snd"
+	echo "DUT_NS=$dut"
+	echo "SND_DEV=$p-s"
+	echo "DUT_DEV=$p-d"
+	echo "SND_ADDR=$SND_ADDR"
+	echo "DUT_ADDR=$DUT_ADDR"
+	echo "DUT_MAC=$dut_mac"
+}
+
+cleanup() {
+	for ns in $(ip netns list | awk '{print $1}' | grep -E '^xdptc-[A-Za-z0-9]+-(snd|dut)$' || true); do
+		echo "removing namespace $ns" >&2
+		ip netns delete "$ns" || true
+	done
+	for dev in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^xdptc-[A-Za-z0-9]+-[sd]$' || true); do
+		echo "removing link $dev" >&2
+		ip link delete "$dev" || true
+	done
+}
+
+[ $# -ge 1 ] || usage
+case "$1" in
+up) [ $# -eq 2 ] || usage; check_prefix "$2"; up "$2" ;;
+down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
+cleanup) [ $# -eq 1 ] || usage; cleanup ;;
+*) usage ;;
+esac
