@@ -27,6 +27,13 @@
 #define __always_inline inline __attribute__((always_inline))
 #endif
 
+/* Unroll the bounded header loops for the BPF verifier (clang); plain loops elsewhere. */
+#if defined(__clang__)
+#define UDPC_UNROLL _Pragma("unroll")
+#else
+#define UDPC_UNROLL
+#endif
+
 enum udp_verdict {
 	UDP_VERDICT_PASS = 0,
 	UDP_VERDICT_DROP = 1,
@@ -94,7 +101,7 @@ static __always_inline enum udp_verdict udpc_parse_ipv6(const __u8 *l3, const vo
 		return UDP_VERDICT_PASS;
 	nexthdr = l3[6];
 	p = l3 + 40;
-#pragma unroll
+UDPC_UNROLL
 	for (i = 0; i < UDPC_MAX_EXT_HDRS; i++) {
 		__u32 len;
 
@@ -145,7 +152,7 @@ static __always_inline enum udp_verdict udp_classify(const void *data, const voi
 		return UDP_VERDICT_PASS;
 	proto = udpc_be16(p + 12);
 	p += UDPC_ETH_HLEN;
-#pragma unroll
+UDPC_UNROLL
 	for (i = 0; i < UDPC_MAX_VLAN_TAGS; i++) {
 		if (proto != UDPC_ETH_P_8021Q && proto != UDPC_ETH_P_8021AD)
 			break;

@@ -22,6 +22,8 @@ static int bpf_log_print(enum libbpf_print_level level, const char *fmt, va_list
 	if (level == LIBBPF_WARN) {
 		if (!strncmp(msg, "libbpf: ", 8))
 			msg += 8;
+		if (!strncmp(msg, "Kernel error message: ", 22))
+			msg += 22;
 		/* keep the kernel's own words when libbpf quotes them */
 		snprintf(last_warn, sizeof(last_warn), "%s", msg);
 	}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Integration tests of `xdptc run` on the veth topology: a short real run whose
+ * run.json must show the mechanism (tc enters the stack once per packet, xdpdrv
+ * almost never; every packet's skb is freed; packets conserved), and a run
+ * interrupted with SIGINT that must leave nothing behind.
+ * Needs root. Run from the repository root.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <cmocka.h>
+
+static const char *xdptc = "./build/xdptc";
+
+/* Namespaces and links named xdptc-* right now (that are not the caller's). */
+static int count_leftovers(void)
+{
+	FILE *p = popen("{ ip netns list; ip -o link show; } 2>/dev/null | grep -c 'xdptc-'", "r");
+	int n = -1;
+
+	if (p) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+/* The one run directory under @parent (NULL when there is none). */
+static char *find_run_dir(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *de;
+	char *found = NULL;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&found, "%s/%s", parent, de->d_name) < 0)
+			found = NULL;
+		break;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static json_t *mode_summary(json_t *run, const char *mode)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "mode")), mode))
+			return m;
+	return NULL;
+}
+
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void test_short_run_shows_the_mechanism(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600];
+	const double packets = 50000;
+	json_error_t jerr;
+	json_t *run, *tc, *xdp;
+	char *dir;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "%s run --packets 50k --reps 2 --modes tc,xdpdrv --seed 7 "
+				   "--out %s --quiet", xdptc, tmpl);
+	st = system(cmd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	dir = find_run_dir(tmpl);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, &jerr);
+	assert_non_null(run);
+	assert_string_equal(json_string_value(json_object_get(run, "schema")), "xdptc.run/1");
+	assert_int_equal(json_array_size(json_object_get(run, "trials")), 2 * 2 * 3);
+	tc = mode_summary(run, "tc");
+	xdp = mode_summary(run, "xdpdrv");
+	assert_non_null(tc);
+	assert_non_null(xdp);
+	printf("# tc: pkts_at_dut %.0f stack/pkt %.4f freed/pkt %.4f cpu_ns/pkt %.1f bpf_ns %.1f\n",
+	       num(tc, "pkts_at_dut"), num(tc, "stack_entries_per_pkt"),
+	       num(tc, "skbs_freed_per_pkt"), num(tc, "cpu_ns_per_pkt"), num(tc, "bpf_ns_per_run"));
+	printf("# xdpdrv: pkts_at_dut %.0f stack/pkt %.4f freed/pkt %.4f cpu_ns/pkt %.1f bpf_ns %.1f\n",
+	       num(xdp, "pkts_at_dut"), num(xdp, "stack_entries_per_pkt"),
+	       num(xdp, "skbs_freed_per_pkt"), num(xdp, "cpu_ns_per_pkt"),
+	       num(xdp, "bpf_ns_per_run"));
+	/* packets conserved: every packet sent reached the program */
+	assert_true(fabs(num(tc, "pkts_at_dut") - packets) <= packets * 0.001);
+	assert_true(fabs(num(xdp, "pkts_at_dut") - packets) <= packets * 0.001);
+	assert_int_equal((int)num(tc, "invalid_timing_trials"), 0);
+	assert_int_equal((int)num(xdp, "invalid_timing_trials"), 0);
+	/* the mechanism */
+	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
+	assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
+	assert_true(num(tc, "skbs_freed_per_pkt") >= 0.99);
+	assert_true(num(xdp, "skbs_freed_per_pkt") >= 0.99);
+	/* time was measured for both, BPF run time in its own pass */
+	assert_true(num(tc, "cpu_ns_per_pkt") > 0);
+	assert_true(num(xdp, "cpu_ns_per_pkt") > 0);
+	assert_true(num(tc, "bpf_ns_per_run") > 0);
+	assert_true(num(xdp, "bpf_ns_per_run") > 0);
+	/* unmeasurable metrics are null with a reason, never 0 */
+	if (!json_is_true(json_object_get(json_object_get(json_object_get(run, "capabilities"),
+							  "pmu"), "available"))) {
+		assert_true(json_is_null(json_object_get(tc, "cycles_per_pkt")));
+		assert_non_null(json_string_value(json_object_get(tc, "cycles_per_pkt_reason")));
+	}
+	if (json_is_null(json_object_get(tc, "skbs_built")))
+		assert_non_null(json_string_value(json_object_get(tc, "skbs_built_reason")));
+	/* the delta of xdpdrv against tc is there */
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(json_object_get(run, "summary"),
+								   "deltas"), 0), "b")),
+			    "xdpdrv");
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	assert_int_equal(access(path, R_OK), 0);
+	json_decref(run);
+	assert_int_equal(count_leftovers(), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
+static void test_sigint_cleans_up(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", out[64];
+	int st;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		execl(xdptc, "xdptc", "run", "--packets", "5M", "--reps", "5", "--out", tmpl,
+		      (char *)NULL);
+		_exit(127);
+	}
+	sleep(3); /* inside the first trials */
+	assert_int_equal(kill(pid, SIGINT), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 130);
+	assert_int_equal(count_leftovers(), 0);
+	assert_null(find_run_dir(tmpl)); /* no half-written results */
+	snprintf(out, sizeof(out), "rm -rf %s", tmpl);
+	assert_int_equal(system(out), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_run_shows_the_mechanism),
+		cmocka_unit_test(test_sigint_cleans_up),
+	};
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_run_veth needs root\n");
+		return 1;
+	}
+	if (getenv("XDPTC_BIN"))
+		xdptc = getenv("XDPTC_BIN");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Integration tests on a real veth pair (topologies/veth.sh) with real programs and
+ * real packets: each mode drops exactly the packets sent to port 9999, lets the
+ * others pass, and leaves the skb counters the mechanism predicts; the CLI refuses
+ * bad input with the documented exit codes; nothing is left behind.
+ * Needs root. Run from the repository root.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bpf_log.h"
+#include "drop_prog.h"
+#include "netns.h"
+#include "skb_counters_user.h"
+#include "udp_sender.h"
+
+#define DROP_PORT 9999
+#define OTHER_PORT 9998
+#define N_DROP 10000
+#define N_PASS 1000
+
+static char prefix[16], snd_ns[32], dut_ns[32], snd_dev[24], dut_dev[24];
+static const char *xdptc = "./build/xdptc";
+
+/* Run @cmd through sh, output (stdout+stderr) into @out. Returns the exit status. */
+static int run_cmd(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[1024], buf[512];
+	va_list ap;
+	size_t used = 0;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (out && len)
+		out[0] = '\0';
+	while (fgets(buf, sizeof(buf), p)) {
+		if (out && used + strlen(buf) < len) {
+			strcpy(out + used, buf);
+			used += strlen(buf);
+		}
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int setup(void **state)
+{
+	char out[1024];
+
+	(void)state;
+	bpf_log_setup(0);
+	if (getenv("XDPTC_BIN"))
+		xdptc = getenv("XDPTC_BIN");
+	snprintf(prefix, sizeof(prefix), "xdptc-t%05x", (unsigned int)getpid() & 0xfffff);
+	snprintf(snd_ns, sizeof(snd_ns), "%s-snd", prefix);
+	snprintf(dut_ns, sizeof(dut_ns), "%s-dut", prefix);
+	snprintf(snd_dev, sizeof(snd_dev), "%s-s", prefix);
+	snprintf(dut_dev, sizeof(dut_dev), "%s-d", prefix);
+	if (run_cmd(out, sizeof(out), "sh topologies/veth.sh up %s", prefix)) {
+		fprintf(stderr, "topology up failed: %s\n", out);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return run_cmd(NULL, 0, "sh topologies/veth.sh down %s", prefix);
+}
+
+static void send_from_sender(uint16_t port, uint64_t count)
+{
+	struct udp_sender_opts o = { .dst_addr = "198.18.0.2", .dst_port = port,
+				     .payload_len = 18 };
+	struct udp_send_result res;
+	struct udp_sender s;
+	int saved;
+
+	assert_int_equal(netns_enter(snd_ns, &saved), 0);
+	assert_int_equal(udp_sender_open(&s, &o), 0);
+	assert_int_equal(udp_sender_send(&s, count, NULL, &res), 0);
+	udp_sender_close(&s);
+	assert_int_equal(netns_return(saved), 0);
+	assert_int_equal(res.sent, count);
+	usleep(100000); /* let anything deferred to ksoftirqd finish */
+}
+
+struct mode_counts {
+	uint64_t dropped, passed, stack_entries, skbs_freed;
+};
+
+/* Attach @mode on the DUT, send N_DROP to the drop port (counted) and N_PASS to
+ * another port, detach, and check that nothing stays attached. */
+static void run_mode(enum drop_mode mode, struct mode_counts *mc)
+{
+	struct drop_attachment a;
+	struct drop_status st;
+	struct skb_counters c;
+	struct skb_counts before, after;
+	uint64_t v[VERDICT_NR];
+	char err[512];
+	int saved, e;
+
+	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	e = drop_attach(dut_dev, mode, DROP_PORT, &a, err, sizeof(err));
+	if (e)
+		fprintf(stderr, "attach: %s\n", err);
+	assert_int_equal(e, 0);
+	assert_int_equal(drop_query(dut_dev, &st), 0);
+	if (mode == MODE_TC) {
+		assert_int_equal(st.tc_prog_id, a.prog_id);
+	} else {
+		assert_int_equal(st.xdp_prog_id, a.prog_id);
+		assert_int_equal(st.xdp_mode, mode); /* the kernel reports the mode asked for */
+	}
+	assert_int_equal(skb_counters_open(&c, if_nametoindex(dut_dev), netns_current_ino(), err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(netns_return(saved), 0);
+
+	assert_int_equal(skb_counters_read(&c, &before), 0);
+	send_from_sender(DROP_PORT, N_DROP);
+	assert_int_equal(skb_counters_read(&c, &after), 0);
+	send_from_sender(OTHER_PORT, N_PASS);
+	skb_counters_close(&c);
+
+	assert_int_equal(verdicts_read_fd(a.verdicts_fd, v), 0);
+	mc->dropped = v[VERDICT_DROPPED];
+	mc->passed = v[VERDICT_PASSED];
+	mc->stack_entries = after.v[CNT_STACK_DUT] - before.v[CNT_STACK_DUT];
+	mc->skbs_freed = after.v[CNT_KFREE_ALL] + after.v[CNT_CONSUME_ALL] -
+			 before.v[CNT_KFREE_ALL] - before.v[CNT_CONSUME_ALL];
+	printf("# %s: dropped %llu passed %llu stack_entries %llu skbs_freed %llu\n",
+	       drop_mode_name(mode), (unsigned long long)mc->dropped,
+	       (unsigned long long)mc->passed, (unsigned long long)mc->stack_entries,
+	       (unsigned long long)mc->skbs_freed);
+
+	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	assert_int_equal(drop_detach(&a), 0);
+	assert_int_equal(drop_query(dut_dev, &st), 0);
+	assert_int_equal(st.xdp_prog_id, 0);
+	assert_int_equal(st.tc_prog_id, 0);
+	assert_false(st.clsact_marker);
+	assert_int_equal(netns_return(saved), 0);
+}
+
+static void test_xdpdrv_drops_before_the_stack(void **state)
+{
+	struct mode_counts mc;
+
+	(void)state;
+	run_mode(MODE_XDPDRV, &mc);
+	assert_int_equal(mc.dropped, N_DROP);
+	assert_true(mc.passed >= N_PASS);
+	assert_true(mc.stack_entries * 100 < N_DROP); /* under 1% of the dropped */
+}
+
+static void test_xdpgeneric_drops(void **state)
+{
+	struct mode_counts mc;
+
+	(void)state;
+	run_mode(MODE_XDPGENERIC, &mc);
+	assert_int_equal(mc.dropped, N_DROP);
+	assert_true(mc.passed >= N_PASS);
+	/* generic XDP runs inside __netif_receive_skb_core, after its tracepoint */
+	assert_true(mc.stack_entries >= N_DROP);
+}
+
+static void test_tc_drops_after_the_stack_entry(void **state)
+{
+	struct mode_counts mc;
+	char out[1024];
+
+	(void)state;
+	run_mode(MODE_TC, &mc);
+	assert_int_equal(mc.dropped, N_DROP);
+	assert_true(mc.passed >= N_PASS);
+	assert_true(mc.stack_entries >= N_DROP);
+	assert_true(mc.skbs_freed >= N_DROP);
+	/* the clsact qdisc xdptc created is gone */
+	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc show dev %s", dut_ns, dut_dev), 0);
+	assert_null(strstr(out, "clsact"));
+}
+
+static void test_tc_reuses_an_existing_clsact(void **state)
+{
+	struct drop_attachment a;
+	char err[512], out[1024];
+	int saved;
+
+	(void)state;
+	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc add dev %s clsact", dut_ns,
+				 dut_dev), 0);
+	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	assert_int_equal(drop_attach(dut_dev, MODE_TC, DROP_PORT, &a, err, sizeof(err)), 0);
+	assert_false(a.created_clsact);
+	assert_int_equal(drop_detach(&a), 0);
+	assert_int_equal(netns_return(saved), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc show dev %s", dut_ns, dut_dev), 0);
+	assert_non_null(strstr(out, "clsact")); /* not ours: left in place */
+	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc del dev %s clsact", dut_ns,
+				 dut_dev), 0);
+}
+
+static void test_xdpdrv_refused_never_falls_back(void **state)
+{
+	struct drop_attachment a;
+	struct drop_status st;
+	char err[512];
+	int saved, e;
+
+	(void)state;
+	/* loopback has no native XDP */
+	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	e = drop_attach("lo", MODE_XDPDRV, DROP_PORT, &a, err, sizeof(err));
+	assert_int_not_equal(e, 0);
+	printf("# xdpdrv on lo: %s\n", err);
+	assert_non_null(strstr(err, "not falling back"));
+	assert_non_null(strstr(err, "kernel: ")); /* the kernel's own reason */
+	assert_int_equal(drop_query("lo", &st), 0);
+	assert_int_equal(st.xdp_prog_id, 0);
+	assert_int_equal(netns_return(saved), 0);
+}
+
+static void test_cli_round_trip(void **state)
+{
+	char out[2048];
+
+	(void)state;
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode tc", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s send --netns %s --dst 198.18.0.2 --count 500",
+				 xdptc, snd_ns), 0);
+	assert_non_null(strstr(out, "sent 500 packets"));
+	usleep(100000);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
+				 dut_ns, dut_dev), 0);
+	printf("# status: %s", out);
+	assert_non_null(strstr(out, "\"tc\":{\"mode\":\"tc\""));
+	assert_non_null(strstr(out, "\"dropped\":500,"));
+	assert_non_null(strstr(out, "\"clsact_created_by_xdptc\":true"));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s detach --netns %s --dev %s", xdptc, dut_ns,
+				 dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_non_null(strstr(out, "\"xdp\":null,\"tc\":null"));
+	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc show dev %s", dut_ns, dut_dev), 0);
+	assert_null(strstr(out, "clsact"));
+	/* xdpdrv through the CLI, reported as xdpdrv */
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode xdpdrv",
+				 xdptc, dut_ns, dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s", xdptc, dut_ns,
+				 dut_dev), 0);
+	assert_non_null(strstr(out, "xdp: xdpdrv"));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s detach --netns %s --dev %s --mode xdpdrv",
+				 xdptc, dut_ns, dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "ip -n %s link show dev %s", dut_ns, dut_dev), 0);
+	assert_null(strstr(out, "prog/xdp"));
+}
+
+static void test_cli_bad_input(void **state)
+{
+	char out[2048];
+
+	(void)state;
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode xdp", xdptc,
+				 dut_ns, dut_dev), 2);
+	assert_non_null(strstr(out, "choose one of: none, xdpdrv, xdpgeneric, tc"));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode tc --port 0",
+				 xdptc, dut_ns, dut_dev), 2);
+	assert_non_null(strstr(out, "outside 1-65535"));
+	assert_int_equal(run_cmd(out, sizeof(out),
+				 "%s attach --netns %s --dev %s --mode tc --port 65536", xdptc,
+				 dut_ns, dut_dev), 2);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev nosuchdev --mode tc",
+				 xdptc, dut_ns), 2);
+	assert_non_null(strstr(out, "devices there:"));
+	assert_non_null(strstr(out, dut_dev));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns xdptc-nosuch --dev x --mode tc",
+				 xdptc), 2);
+	assert_non_null(strstr(out, "existing namespaces:"));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s run --modes tc,bogus", xdptc), 2);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s frobnicate", xdptc), 2);
+	/* nothing was attached by any of those */
+	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_non_null(strstr(out, "\"xdp\":null,\"tc\":null"));
+	/* without privilege: one sentence, exit 1 */
+	assert_int_equal(run_cmd(out, sizeof(out),
+				 "setpriv --reuid=65534 --regid=65534 --clear-groups "
+				 "--inh-caps=-all --bounding-set=-all %s attach --netns %s --dev %s "
+				 "--mode tc", xdptc, dut_ns, dut_dev), 1);
+	assert_non_null(strstr(out, "needs root"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xdpdrv_drops_before_the_stack),
+		cmocka_unit_test(test_xdpgeneric_drops),
+		cmocka_unit_test(test_tc_drops_after_the_stack_entry),
+		cmocka_unit_test(test_tc_reuses_an_existing_clsact),
+		cmocka_unit_test(test_xdpdrv_refused_never_falls_back),
+		cmocka_unit_test(test_cli_round_trip),
+		cmocka_unit_test(test_cli_bad_input),
+	};
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_veth_drop needs root\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# run-tests.sh: run every test binary given (cmocka programs), then check that no
+# namespace or link named xdptc-* is left, and print one closing line for the suite:
+# "N passed, N failed". Exit status 0 only when nothing failed.
+set -u
+
+passed=0
+failed=0
+for t in "$@"; do
+	echo "=== $t"
+	out=$("$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' | tail -n 1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' | tail -n 1)
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		# the program failed outside its tests (setup, crash, missing privilege)
+		echo "*** $t exited with status $rc"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+
+echo "=== leftovers"
+left=$({ ip netns list; ip -o link show; } 2>/dev/null | grep 'xdptc-' || true)
+if [ -n "$left" ]; then
+	echo "*** the tests left these behind:"
+	printf '%s\n' "$left"
+	failed=$((failed + 1))
+else
+	echo "no namespace, link or program of the tests remains"
+	passed=$((passed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Unit tests of the CLI value parsers (loader/cli_parse.c). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cli_parse.h"
+
+static void test_parse_count(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(parse_count("1000000", UINT64_MAX, &v), 0);
+	assert_int_equal(v, 1000000);
+	assert_int_equal(parse_count("1M", UINT64_MAX, &v), 0);
+	assert_int_equal(v, 1000000);
+	assert_int_equal(parse_count("250k", UINT64_MAX, &v), 0);
+	assert_int_equal(v, 250000);
+	assert_int_equal(parse_count("2G", UINT64_MAX, &v), 0);
+	assert_int_equal(v, 2000000000ull);
+	assert_int_equal(parse_count("0", 10, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_count("-1", UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(parse_count("", UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(parse_count("12x", UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(parse_count("1Mk", UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(parse_count(" 5", UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(parse_count("11", 10, &v), -ERANGE);
+	assert_int_equal(parse_count("99999999999999999999999", UINT64_MAX, &v), -ERANGE);
+	assert_int_equal(parse_count("20000000000G", UINT64_MAX, &v), -ERANGE);
+}
+
+static void test_parse_port(void **state)
+{
+	uint16_t p = 0;
+
+	(void)state;
+	assert_int_equal(parse_port("9999", &p), 0);
+	assert_int_equal(p, 9999);
+	assert_int_equal(parse_port("1", &p), 0);
+	assert_int_equal(parse_port("65535", &p), 0);
+	assert_int_equal(p, 65535);
+	assert_int_equal(parse_port("0", &p), -EINVAL);
+	assert_int_equal(parse_port("65536", &p), -EINVAL);
+	assert_int_equal(parse_port("http", &p), -EINVAL);
+}
+
+static void test_parse_modes(void **state)
+{
+	enum drop_mode m[4];
+
+	(void)state;
+	assert_int_equal(parse_modes("tc,xdpdrv", m, 4), 2);
+	assert_int_equal(m[0], MODE_TC);
+	assert_int_equal(m[1], MODE_XDPDRV);
+	assert_int_equal(parse_modes("none,xdpgeneric,tc,xdpdrv", m, 4), 4);
+	assert_int_equal(m[0], MODE_NONE);
+	assert_int_equal(m[1], MODE_XDPGENERIC);
+	assert_int_equal(parse_modes("tc,tc", m, 4), -EINVAL);
+	assert_int_equal(parse_modes("tc,bogus", m, 4), -EINVAL);
+	assert_int_equal(parse_modes("", m, 4), -EINVAL);
+	assert_int_equal(parse_modes(",", m, 4), -EINVAL);
+	assert_int_equal(parse_modes("tc,xdpdrv,none", m, 2), -E2BIG);
+}
+
+static void test_mode_names_round_trip(void **state)
+{
+	(void)state;
+	for (int i = 0; i < MODE_NR; i++) {
+		enum drop_mode m;
+
+		assert_int_equal(drop_mode_parse(drop_mode_name((enum drop_mode)i), &m), 0);
+		assert_int_equal(m, i);
+	}
+	assert_string_equal(drop_mode_choices(), "none, xdpdrv, xdpgeneric, tc");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_count),
+		cmocka_unit_test(test_parse_port),
+		cmocka_unit_test(test_parse_modes),
+		cmocka_unit_test(test_mode_names_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
