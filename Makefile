@@ -72,11 +72,11 @@ $(BUILD)/tests/%: tests/integration/%.c $(LIB_OBJ) $(BUILD)/xdptc
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 
 run-veth: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -s all
 	$(BUILD)/xdptc run --topology veth $(RUN_ARGS)
 
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT_TESTS) $(INTEG_TESTS)
+	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)
 	@sh tests/run-tests.sh $(UNIT_TESTS) $(INTEG_TESTS)
 
 cleanup: all
