@@ -9,7 +9,7 @@
 set -eu
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/xdptc-bookworm-backports.list
-PKGS="make gcc pkg-config clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
+PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
 iproute2 ethtool linux-perf bpftrace"
 BP_PKGS="libbpf-dev bpftool"
 

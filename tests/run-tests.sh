@@ -6,6 +6,8 @@ set -u
 
 passed=0
 failed=0
+names() { { ip netns list; ip -o link show; } 2>/dev/null | grep -o 'xdptc-[A-Za-z0-9-]*' | sort -u; }
+before=$(names)
 for t in "$@"; do
 	echo "=== $t"
 	out=$("$t" 2>&1)
@@ -25,7 +27,8 @@ for t in "$@"; do
 done
 
 echo "=== leftovers"
-left=$({ ip netns list; ip -o link show; } 2>/dev/null | grep 'xdptc-' || true)
+# what exists now and did not before the tests
+left=$(names | while read -r n; do printf '%s\n' "$before" | grep -qx "$n" || echo "$n"; done)
 if [ -n "$left" ]; then
 	echo "*** the tests left these behind:"
 	printf '%s\n' "$left"

@@ -26,12 +26,36 @@
 
 static const char *xdptc = "./build/xdptc";
 
-/* Namespaces and links named xdptc-* right now (that are not the caller's). */
-static int count_leftovers(void)
+/* The topology prefix a run announced on stderr ("veth topology xdptc-XXXXXX: up"),
+ * read from the file @log; "" when it said none. */
+static void run_prefix(const char *log, char *prefix, size_t len)
 {
-	FILE *p = popen("{ ip netns list; ip -o link show; } 2>/dev/null | grep -c 'xdptc-'", "r");
+	FILE *f = fopen(log, "r");
+	char line[512];
+
+	prefix[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "topology xdptc-");
+
+		if (p && strstr(line, ": up")) {
+			snprintf(prefix, len, "%.12s", p + 9);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Namespaces and links whose names start with @prefix right now. */
+static int count_leftovers(const char *prefix)
+{
+	char cmd[256];
+	FILE *p;
 	int n = -1;
 
+	snprintf(cmd, sizeof(cmd),
+		 "{ ip netns list; ip -o link show; } 2>/dev/null | grep -c '%s'", prefix);
+	p = popen(cmd, "r");
 	if (p) {
 		if (fscanf(p, "%d", &n) != 1)
 			n = -1;
@@ -79,7 +103,7 @@ static double num(json_t *o, const char *k)
 
 static void test_short_run_shows_the_mechanism(void **state)
 {
-	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600];
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600], prefix[16];
 	const double packets = 50000;
 	json_error_t jerr;
 	json_t *run, *tc, *xdp;
@@ -89,10 +113,14 @@ static void test_short_run_shows_the_mechanism(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(cmd, sizeof(cmd), "%s run --packets 50k --reps 2 --modes tc,xdpdrv --seed 7 "
-				   "--out %s --quiet", xdptc, tmpl);
+				   "--out %s --quiet 2>%s/stderr.log", xdptc, tmpl, tmpl);
 	st = system(cmd);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
+	snprintf(path, sizeof(path), "%s/stderr.log", tmpl);
+	run_prefix(path, prefix, sizeof(prefix));
+	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
+	unlink(path);
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
@@ -142,7 +170,7 @@ static void test_short_run_shows_the_mechanism(void **state)
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	assert_int_equal(access(path, R_OK), 0);
 	json_decref(run);
-	assert_int_equal(count_leftovers(), 0);
+	assert_int_equal(count_leftovers(prefix), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	assert_int_equal(system(cmd), 0);
 	free(dir);
@@ -150,18 +178,21 @@ static void test_short_run_shows_the_mechanism(void **state)
 
 static void test_sigint_cleans_up(void **state)
 {
-	char tmpl[] = "/tmp/xdptc-test-XXXXXX", out[64];
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", out[64], log[64], prefix[16];
 	int st;
 	pid_t pid;
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
+	snprintf(log, sizeof(log), "%s.log", tmpl);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int fd = open("/dev/null", O_WRONLY);
+		int err = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		dup2(fd, 1);
+		dup2(err, 2);
 		execl(xdptc, "xdptc", "run", "--packets", "5M", "--reps", "5", "--out", tmpl,
 		      (char *)NULL);
 		_exit(127);
@@ -171,7 +202,10 @@ static void test_sigint_cleans_up(void **state)
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 130);
-	assert_int_equal(count_leftovers(), 0);
+	run_prefix(log, prefix, sizeof(prefix));
+	unlink(log);
+	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
+	assert_int_equal(count_leftovers(prefix), 0);
 	assert_null(find_run_dir(tmpl)); /* no half-written results */
 	snprintf(out, sizeof(out), "rm -rf %s", tmpl);
 	assert_int_equal(system(out), 0);
