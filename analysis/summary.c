@@ -10,6 +10,11 @@
 
 #define MAX_VALUES 1024
 
+static const char *str_or(const char *s, const char *fallback)
+{
+	return s ? s : fallback;
+}
+
 /* Values of @field from valid trials of @mode in @pass, in repetition order; missing
  * or null fields are skipped. Also returns each value's repetition in @reps. */
 static size_t collect(const json_t *trials, const char *pass, const char *mode,
@@ -23,8 +28,8 @@ static size_t collect(const json_t *trials, const char *pass, const char *mode,
 
 		if (n >= MAX_VALUES)
 			break;
-		if (strcmp(json_string_value(json_object_get(t, "pass")) ?: "", pass) ||
-		    strcmp(json_string_value(json_object_get(t, "mode")) ?: "", mode) ||
+		if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), pass) ||
+		    strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode) ||
 		    !json_is_true(json_object_get(t, "valid")) || !json_is_number(v))
 			continue;
 		vals[n] = json_number_value(v);
@@ -43,8 +48,8 @@ static size_t count_trials(const json_t *trials, const char *pass, const char *m
 
 	*invalid = 0;
 	json_array_foreach(trials, i, t) {
-		if (strcmp(json_string_value(json_object_get(t, "pass")) ?: "", pass) ||
-		    strcmp(json_string_value(json_object_get(t, "mode")) ?: "", mode))
+		if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), pass) ||
+		    strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode))
 			continue;
 		n++;
 		if (!json_is_true(json_object_get(t, "valid")))
@@ -182,7 +187,7 @@ static const char *baseline_mode(const json_t *modes)
 	json_t *m;
 
 	json_array_foreach(modes, i, m)
-		if (!strcmp(json_string_value(m) ?: "", "tc"))
+		if (!strcmp(str_or(json_string_value(m), ""), "tc"))
 			return "tc";
 	return json_string_value(json_array_get(modes, 0));
 }
@@ -289,16 +294,16 @@ int summary_render_md(const json_t *run, FILE *out)
 	if (!json_is_array(modes) || !set || !mach)
 		return -EINVAL;
 	fprintf(out, "# xdptc run: %s topology, %s\n\n",
-		json_string_value(json_object_get(run, "topology")) ?: "?",
-		json_string_value(json_object_get(run, "created_utc")) ?: "?");
+		str_or(json_string_value(json_object_get(run, "topology")), "?"),
+		str_or(json_string_value(json_object_get(run, "created_utc")), "?"));
 	fprintf(out, "- Machine: %s, %lld CPUs; kernel %s %s\n",
-		json_string_value(json_object_get(mach, "cpu_model")) ?: "?",
+		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
-		json_string_value(json_object_get(mach, "kernel_release")) ?: "?",
-		json_string_value(json_object_get(mach, "arch")) ?: "");
+		str_or(json_string_value(json_object_get(mach, "kernel_release")), "?"),
+		str_or(json_string_value(json_object_get(mach, "arch")), ""));
 	fprintf(out, "- Sender: %s, pinned to CPU %lld; %s packets per trial after a warm-up of %s; "
 		     "%lld repetitions per pass in shuffled order (seed %lld)\n",
-		json_string_value(json_object_get(set, "sender")) ?: "?",
+		str_or(json_string_value(json_object_get(set, "sender")), "?"),
 		json_integer_value(json_object_get(set, "sender_cpu")),
 		fmt_count(a, sizeof(a), json_object_get(set, "packets")),
 		fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
@@ -310,12 +315,12 @@ int summary_render_md(const json_t *run, FILE *out)
 	fprintf(out, "- Cycles: %s\n",
 		json_is_true(json_object_get(pmu, "available"))
 			? "PMU counters (perf_event_open, all CPUs)"
-			: json_string_value(json_object_get(pmu, "reason")) ?: "n/a");
+			: str_or(json_string_value(json_object_get(pmu, "reason")), "n/a"));
 	fprintf(out, "- Counters (count pass): %s; skbs_built: %s\n",
-		json_string_value(json_object_get(cnt, "points")) ?: "?",
+		str_or(json_string_value(json_object_get(cnt, "points")), "?"),
 		json_is_true(json_object_get(cnt, "skbs_built_available"))
 			? "counted"
-			: json_string_value(json_object_get(cnt, "skbs_built_reason")) ?: "unavailable");
+			: str_or(json_string_value(json_object_get(cnt, "skbs_built_reason")), "unavailable"));
 	fprintf(out, "\n| metric |");
 	json_array_foreach(modes, i, m)
 		fprintf(out, " %s |", json_string_value(json_object_get(m, "mode")));
@@ -347,7 +352,7 @@ int summary_render_md(const json_t *run, FILE *out)
 			json_string_value(json_object_get(d, "b")));
 		if (!json_is_number(lo)) {
 			fprintf(out, "n/a | n/a | n/a | %s |\n",
-				json_string_value(json_object_get(d, "reason")) ?: "");
+				str_or(json_string_value(json_object_get(d, "reason")), ""));
 			continue;
 		}
 		fprintf(out, "%+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% .. %+.1f%% | %s |\n",

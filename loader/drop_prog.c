@@ -3,6 +3,8 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_link.h>
@@ -78,6 +80,53 @@ static bool clsact_marker_get(int ifindex)
 
 	clsact_marker_path(ifindex, path, sizeof(path));
 	return access(path, F_OK) == 0;
+}
+
+/* Is @ino the inode of a network namespace some task or /run/netns name holds? */
+static bool netns_ino_live(unsigned long ino)
+{
+	const char *dirs[] = { "/proc", "/run/netns" };
+	bool live = false;
+
+	for (size_t d = 0; d < 2 && !live; d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+
+		while (dir && !live && (de = readdir(dir))) {
+			char path[300];
+			struct stat st;
+
+			if (de->d_name[0] == '.' || (d == 0 && !isdigit((unsigned char)de->d_name[0])))
+				continue;
+			snprintf(path, sizeof(path), d == 0 ? "/proc/%s/ns/net" : "/run/netns/%s",
+				 de->d_name);
+			live = !stat(path, &st) && st.st_ino == ino;
+		}
+		if (dir)
+			closedir(dir);
+	}
+	return live;
+}
+
+int clsact_markers_prune(void)
+{
+	DIR *dir = opendir(XDPTC_STATE_DIR);
+	struct dirent *de;
+	int removed = 0;
+
+	while (dir && (de = readdir(dir))) {
+		unsigned long ino;
+		int ifindex;
+		char path[300];
+
+		if (sscanf(de->d_name, "clsact-%lu-%d", &ino, &ifindex) != 2 || netns_ino_live(ino))
+			continue;
+		snprintf(path, sizeof(path), XDPTC_STATE_DIR "/%s", de->d_name);
+		removed += unlink(path) == 0;
+	}
+	if (dir)
+		closedir(dir);
+	return removed;
 }
 
 static void set_err(char *err, size_t errlen, const char *what, int e)

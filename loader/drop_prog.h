@@ -90,6 +90,10 @@ int drop_query(const char *ifname, struct drop_status *st);
  */
 int drop_detach_dev(const char *ifname, enum drop_mode mode, char *err, size_t errlen);
 
+/* clsact_markers_prune - remove the clsact markers of network namespaces that no
+ * longer exist (left by a killed run). Returns how many were removed. */
+int clsact_markers_prune(void);
+
 /* verdicts_read_fd - sum the per-CPU `verdicts` map at @map_fd into @out
  * (packets, indexed by enum drop_verdict_idx). Returns 0 or -errno. */
 int verdicts_read_fd(int map_fd, uint64_t out[VERDICT_NR]);

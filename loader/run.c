@@ -66,8 +66,8 @@ static int topology_cmd(const struct run_opts *o, const char *verb, struct topol
 	char cmd[PATH_MAX + 64], line[256];
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "sh '%s/%s.sh' %s %s", o->topologies_dir, o->topology, verb,
-		 t->prefix);
+	snprintf(cmd, sizeof(cmd), "XDPTC_OWNER_PID=%d sh '%s/%s.sh' %s %s", (int)getpid(),
+		 o->topologies_dir, o->topology, verb, t->prefix);
 	p = popen(cmd, "r");
 	if (!p)
 		return -errno;
@@ -295,6 +295,23 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 		r->valid ? "" : " INVALID", eta);
 }
 
+/* Load and attach the count pass's probes for the DUT of @t. */
+static int counters_open_for(const struct topology *t, struct skb_counters *c, char *why,
+			     size_t whylen)
+{
+	uint32_t ino, ifx;
+	int saved, e = netns_enter(t->dut_ns, &saved);
+
+	if (e) {
+		snprintf(why, whylen, "cannot enter %s: %s", t->dut_ns, strerror(-e));
+		return e;
+	}
+	ino = netns_current_ino();
+	ifx = if_nametoindex(t->dut_dev);
+	netns_return(saved);
+	return skb_counters_open(c, ifx, ino, why, whylen);
+}
+
 static int pass_modes(const struct run_opts *o, int pass)
 {
 	int n = 0;
@@ -309,12 +326,12 @@ int run_main(const struct run_opts *o)
 	struct topology topo;
 	struct trial_env env;
 	struct pmu_counters pmu;
-	struct skb_counters counters;
 	struct progress prog;
 	char why[256], dir[PATH_MAX], stamp[32];
 	json_t *run = NULL, *trials, *caps, *pmu_j, *cnt_j;
+	struct skb_counters counters;
 	bool have_pmu = false, counters_open = false;
-	int status = 1, e = 0, seq = 0, saved;
+	int status = 1, e = 0, seq = 0;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -381,22 +398,14 @@ int run_main(const struct run_opts *o)
 	if (!have_pmu)
 		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", why);
 
-	/* the count pass's probes, opened now so their capability is known up front */
-	if (netns_enter(topo.dut_ns, &saved) == 0) {
-		uint32_t ino = netns_current_ino(), ifx = if_nametoindex(topo.dut_dev);
-
-		netns_return(saved);
-		e = skb_counters_open(&counters, ifx, ino, why, sizeof(why));
-	} else {
-		e = -ENOENT;
-		snprintf(why, sizeof(why), "cannot enter %s", topo.dut_ns);
-	}
-	cnt_j = json_object();
+	/* the count pass's probes: loaded once now so their capability is known up front,
+	 * then again only for the count pass */
+	e = counters_open_for(&topo, &counters, why, sizeof(why));
 	if (e) {
 		fprintf(stderr, "xdptc: %s\n", why);
 		goto out;
 	}
-	counters_open = true;
+	cnt_j = json_object();
 	json_object_set_new(cnt_j, "backend", json_string(counters.built_available
 								   ? "tracepoint+kprobe"
 								   : "tracepoint"));
@@ -408,6 +417,7 @@ int run_main(const struct run_opts *o)
 	fprintf(stderr, "xdptc: counters: %s\n", counters.points);
 	if (!counters.built_available)
 		fprintf(stderr, "xdptc: skbs_built unavailable: %s\n", counters.built_reason);
+	skb_counters_close(&counters);
 
 	memset(&prog, 0, sizeof(prog));
 	for (int p = 0; p < PASS_NR; p++)
@@ -428,12 +438,13 @@ int run_main(const struct run_opts *o)
 				continue;
 			}
 		}
-		/* the counters stay loaded, but only the count pass should pay for them */
-		if (p == PASS_TIMING || p == PASS_BPFSTATS) {
-			if (counters_open) {
-				skb_counters_close(&counters);
-				counters_open = false;
+		if (p == PASS_COUNT) {
+			e = counters_open_for(&topo, &counters, why, sizeof(why));
+			if (e) {
+				fprintf(stderr, "xdptc: %s\n", why);
+				goto out;
 			}
+			counters_open = true;
 		}
 		for (int rep = 0; rep < o->reps && !g_stop; rep++) {
 			enum drop_mode order[RUN_MAX_MODES];
@@ -461,21 +472,9 @@ int run_main(const struct run_opts *o)
 		}
 		if (stats_fd >= 0)
 			close(stats_fd);
-		if (p == PASS_TIMING && !g_stop) {
-			/* reopen the counters for the count pass */
-			uint32_t ino = 0, ifx = 0;
-
-			if (netns_enter(topo.dut_ns, &saved) == 0) {
-				ino = netns_current_ino();
-				ifx = if_nametoindex(topo.dut_dev);
-				netns_return(saved);
-			}
-			e = skb_counters_open(&counters, ifx, ino, why, sizeof(why));
-			if (e) {
-				fprintf(stderr, "xdptc: %s\n", why);
-				goto out;
-			}
-			counters_open = true;
+		if (counters_open) {
+			skb_counters_close(&counters);
+			counters_open = false;
 		}
 	}
 	if (g_stop) {

@@ -612,15 +612,22 @@ static int cmd_cleanup(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: xdptc cleanup\n"
-		       "Remove every namespace and link named xdptc-* (what a killed run left).\n"
-		       "Touches nothing else.\n");
+		       "Remove every namespace and link named xdptc-* (what a killed run left)\n"
+		       "and xdptc's clsact markers of namespaces that are gone. Touches nothing else.\n");
 		return 0;
 	}
+	int n;
+
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
 	snprintf(cmd, sizeof(cmd), "sh '%s/veth.sh' cleanup", topodir);
-	return system(cmd) == 0 ? 0 : 1;
+	if (system(cmd) != 0)
+		return 1;
+	n = clsact_markers_prune();
+	if (n)
+		fprintf(stderr, "removed %d stale clsact marker(s) from " XDPTC_STATE_DIR "\n", n);
+	return 0;
 }
 
 int main(int argc, char **argv)

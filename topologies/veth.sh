@@ -3,7 +3,12 @@
 #
 #   veth.sh up PREFIX     create PREFIX-snd and PREFIX-dut with the pair PREFIX-s / PREFIX-d
 #   veth.sh down PREFIX   remove them (and anything left in them)
-#   veth.sh cleanup       remove every namespace named xdptc-* (what killed runs left)
+#   veth.sh cleanup       remove the namespaces named xdptc-* whose run is gone
+#
+# XDPTC_OWNER_PID (environment, for `up`): the process that owns the topology; it is
+# written to /run/xdptc/PREFIX.owner, and `cleanup` leaves a topology alone while that
+# process lives, so cleaning up never pulls the floor from under a running measurement.
+# A topology without a live owner (killed run, no owner given) is removed.
 #
 # PREFIX must start with "xdptc-" and be at most 13 characters, so device names fit the
 # kernel's 15. Addresses come from the benchmarking range 198.18.0.0/15: the sender
@@ -13,6 +18,7 @@
 # Exit status: 0 done, 1 a command failed (what was made is removed), 2 bad usage.
 set -eu
 
+STATE_DIR=/run/xdptc
 SND_ADDR=198.18.0.1
 DUT_ADDR=198.18.0.2
 
@@ -41,6 +47,16 @@ down() {
 	done
 	# a half-made pair may still sit in the root namespace
 	ip link delete "$1-s" 2>/dev/null || true
+	rm -f "$STATE_DIR/$1.owner"
+}
+
+# Is the owner of topology $1 still running?
+owner_alive() {
+	f=$STATE_DIR/$1.owner
+	[ -f "$f" ] || return 1
+	pid=$(cat "$f" 2>/dev/null || true)
+	case "$pid" in ''|*[!0-9]*) return 1 ;; esac
+	kill -0 "$pid" 2>/dev/null
 }
 
 up() {
@@ -52,6 +68,10 @@ up() {
 		exit 1
 	fi
 	trap 'down "$p"' EXIT
+	if [ -n "${XDPTC_OWNER_PID:-}" ]; then
+		mkdir -p "$STATE_DIR"
+		echo "$XDPTC_OWNER_PID" > "$STATE_DIR/$p.owner"
+	fi
 	ip netns add "$snd"
 	ip netns add "$dut"
 	ip link add "$p-s" netns "$snd" type veth peer name "$p-d" netns "$dut"
@@ -81,13 +101,17 @@ up() {
 }
 
 cleanup() {
-	for ns in $(ip netns list | awk '{print $1}' | grep -E '^xdptc-[A-Za-z0-9]+-(snd|dut)$' || true); do
-		echo "removing namespace $ns" >&2
-		ip netns delete "$ns" || true
-	done
-	for dev in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^xdptc-[A-Za-z0-9]+-[sd]$' || true); do
-		echo "removing link $dev" >&2
-		ip link delete "$dev" || true
+	prefixes=$( { ip netns list | awk '{print $1}' | grep -E '^xdptc-[A-Za-z0-9]+-(snd|dut)$' | sed 's/-[a-z]*$//'
+		ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^xdptc-[A-Za-z0-9]+-[sd]$' | sed 's/-[sd]$//'
+		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p'
+	} | sort -u)
+	for p in $prefixes; do
+		if owner_alive "$p"; then
+			echo "leaving $p alone: its run (pid $(cat "$STATE_DIR/$p.owner")) is still going" >&2
+			continue
+		fi
+		echo "removing topology $p" >&2
+		down "$p"
 	done
 }
 

@@ -75,7 +75,8 @@ static int setup(void **state)
 	snprintf(dut_ns, sizeof(dut_ns), "%s-dut", prefix);
 	snprintf(snd_dev, sizeof(snd_dev), "%s-s", prefix);
 	snprintf(dut_dev, sizeof(dut_dev), "%s-d", prefix);
-	if (run_cmd(out, sizeof(out), "sh topologies/veth.sh up %s", prefix)) {
+	if (run_cmd(out, sizeof(out), "XDPTC_OWNER_PID=%d sh topologies/veth.sh up %s",
+		    (int)getpid(), prefix)) {
 		fprintf(stderr, "topology up failed: %s\n", out);
 		return -1;
 	}
@@ -314,6 +315,25 @@ static void test_cli_bad_input(void **state)
 	assert_non_null(strstr(out, "needs root"));
 }
 
+/* `xdptc cleanup` removes a topology whose run is gone and spares one whose run lives
+ * (this test's own topology, owned by this process). */
+static void test_cleanup_spares_live_runs(void **state)
+{
+	char out[2048], dead[24];
+
+	(void)state;
+	snprintf(dead, sizeof(dead), "xdptc-k%05x", (unsigned int)(getpid() + 1) & 0xfffff);
+	/* pid 2^22+1 is above the default pid_max: never alive */
+	assert_int_equal(run_cmd(out, sizeof(out), "XDPTC_OWNER_PID=4194305 sh topologies/veth.sh "
+				 "up %s", dead), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s cleanup", xdptc), 0);
+	printf("# cleanup: %s", out);
+	assert_int_equal(run_cmd(out, sizeof(out), "ip netns list"), 0);
+	assert_null(strstr(out, dead));
+	assert_non_null(strstr(out, snd_ns));
+	assert_non_null(strstr(out, dut_ns));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_xdpdrv_refused_never_falls_back),
 		cmocka_unit_test(test_cli_round_trip),
 		cmocka_unit_test(test_cli_bad_input),
+		cmocka_unit_test(test_cleanup_spares_live_runs),
 	};
 
 	if (geteuid() != 0) {
