@@ -5,8 +5,9 @@
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
 #
-# Variables for run-veth: PACKETS (per trial), REPS, MODES (comma list), CPU (sender CPU),
-# PORT, WARMUP (packets before each window), OUT (results parent directory).
+# Variables for run-veth: PACKETS (per trial), REPS, MODES (comma list), WARMUP (packets
+# before each window), and on the command line only: CPU (sender CPU), PORT, OUT
+# (results parent directory).
 
 CC      ?= gcc
 CLANG   ?= clang
@@ -29,9 +30,14 @@ LIB_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
 
-RUN_ARGS = $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(REPS)) \
-	$(if $(MODES),--modes $(MODES)) $(if $(CPU),--cpu $(CPU)) $(if $(PORT),--port $(PORT)) \
-	$(if $(WARMUP),--warmup $(WARMUP)) $(if $(OUT),--out $(OUT))
+# A run setting counts when given on the command line (make run-veth REPS=9) or, for the
+# xdptc-specific names, in the environment; generic names (CPU, PORT, OUT) are taken from
+# the command line only, so a shell's unrelated $PORT or $OUT never leaks into a run.
+cmdline = $(if $(filter command line,$(origin $(1))),$($(1)))
+RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(REPS)) \
+	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
+	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
+	$(if $(call cmdline,OUT),--out $(OUT)))
 
 .PHONY: all deps run-veth test unit-test integration-test cleanup clean
 .DELETE_ON_ERROR:
@@ -73,7 +79,7 @@ $(BUILD)/tests/%: tests/integration/%.c $(LIB_OBJ) $(BUILD)/xdptc
 
 run-veth: deps
 	@$(MAKE) --no-print-directory -s all
-	$(BUILD)/xdptc run --topology veth $(RUN_ARGS)
+	$(strip $(BUILD)/xdptc run --topology veth $(RUN_ARGS))
 
 test: deps
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)

@@ -99,6 +99,9 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	total = count_trials(trials, "count", mode, &invalid);
 	json_object_set_new(m, "count_trials", json_integer((json_int_t)total));
 	json_object_set_new(m, "invalid_count_trials", json_integer((json_int_t)invalid));
+	total = count_trials(trials, "bpfstats", mode, &invalid);
+	json_object_set_new(m, "bpfstats_trials", json_integer((json_int_t)total));
+	json_object_set_new(m, "invalid_bpfstats_trials", json_integer((json_int_t)invalid));
 
 	set_median(m, trials, "timing", mode, "sent", "sent", "no valid timing trial");
 	set_median(m, trials, "timing", mode, "pkts_at_dut", "pkts_at_dut", "no valid timing trial");
@@ -177,7 +180,10 @@ static json_t *pair_delta(const json_t *run, const char *metric, const char *a, 
 	json_object_set_new(o, "pair_min", json_real(stats_min(d, n)));
 	json_object_set_new(o, "pair_max", json_real(stats_max(d, n)));
 	json_object_set_new(o, "bootstrap_reps", json_integer(SUMMARY_BOOTSTRAP_REPS));
-	json_object_set_new(o, "real", json_boolean(stats_interval_excludes_zero(&iv)));
+	json_object_set_new(o, "real", json_boolean(n >= SUMMARY_MIN_PAIRS_REAL &&
+						     stats_interval_excludes_zero(&iv)));
+	if (n < SUMMARY_MIN_PAIRS_REAL)
+		json_object_set_new(o, "reason", json_string("too few pairs to call a delta real"));
 	return o;
 }
 
@@ -290,12 +296,17 @@ int summary_render_md(const json_t *run, FILE *out)
 	size_t i;
 	json_t *m, *d;
 	char a[48], b[48], c[48];
+	int small = 0;
 
 	if (!json_is_array(modes) || !set || !mach)
 		return -EINVAL;
 	fprintf(out, "# xdptc run: %s topology, %s\n\n",
 		str_or(json_string_value(json_object_get(run, "topology")), "?"),
 		str_or(json_string_value(json_object_get(run, "created_utc")), "?"));
+	if (json_is_string(json_object_get(run, "incomplete")))
+		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
+			     "measured before that.\n\n",
+			json_string_value(json_object_get(run, "incomplete")));
 	fprintf(out, "- Machine: %s, %lld CPUs; kernel %s %s\n",
 		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
@@ -340,30 +351,45 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
+	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
 
-	fprintf(out, "\nWithin-run deltas (B against A, paired by repetition; 95%% bootstrap interval):\n\n");
-	fprintf(out, "| metric | A | B | delta (median) | 95%% CI | per-pair range | verdict |\n");
-	fprintf(out, "|---|---|---|---|---|---|---|\n");
+	if (!json_array_size(json_object_get(s, "deltas"))) {
+		fprintf(out, "\nOne mode measured: no within-run delta.\n");
+	} else {
+		fprintf(out, "\nWithin-run deltas (B against A = %s, paired by repetition; 95%% "
+			     "bootstrap interval of the median):\n\n",
+			str_or(json_string_value(json_object_get(s, "baseline")), "?"));
+		fprintf(out, "| metric | A | B | delta (median) | 95%% CI | per-pair range | pairs | verdict |\n");
+		fprintf(out, "|---|---|---|---|---|---|---|---|\n");
+	}
 	json_array_foreach(json_object_get(s, "deltas"), i, d) {
 		const json_t *lo = json_object_get(d, "ci95_lo");
+		json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
 
 		fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
 			json_string_value(json_object_get(d, "a")),
 			json_string_value(json_object_get(d, "b")));
 		if (!json_is_number(lo)) {
-			fprintf(out, "n/a | n/a | n/a | %s |\n",
+			fprintf(out, "n/a | n/a | n/a | %lld | %s |\n", pairs,
 				str_or(json_string_value(json_object_get(d, "reason")), ""));
 			continue;
 		}
-		fprintf(out, "%+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% .. %+.1f%% | %s |\n",
+		fprintf(out, "%+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% .. %+.1f%% | %lld | %s |\n",
 			100 * json_number_value(json_object_get(d, "rel_delta")),
 			100 * json_number_value(lo),
 			100 * json_number_value(json_object_get(d, "ci95_hi")),
 			100 * json_number_value(json_object_get(d, "pair_min")),
-			100 * json_number_value(json_object_get(d, "pair_max")),
-			json_is_true(json_object_get(d, "real")) ? "real (interval excludes 0)"
-								  : "not distinguishable from noise");
+			100 * json_number_value(json_object_get(d, "pair_max")), pairs,
+			json_is_true(json_object_get(d, "real"))
+				? "real (interval excludes 0)"
+				: pairs < SUMMARY_MIN_PAIRS_REAL ? "too few pairs to call"
+								 : "not distinguishable from noise");
+		if (pairs < 10)
+			small = 1;
 	}
+	if (small)
+		fprintf(out, "\nWith fewer than 10 pairs the bootstrap interval of the median is close to "
+			     "the range of the pairs; raise the repetitions for a sharper interval.\n");
 	(void)c;
 	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "

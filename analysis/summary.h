@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define SUMMARY_BOOTSTRAP_REPS 10000
+/* Fewer pairs than this never make a delta "real": with 4 pairs all of one sign happens
+ * by chance 1 time in 8 (2 * 0.5^4). */
+#define SUMMARY_MIN_PAIRS_REAL 5
 
 /*
  * summary_compute - build the "summary" object of @run: "modes" (one object per mode

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -226,6 +228,7 @@ static json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "reps", json_integer(o->reps));
 	json_object_set_new(s, "port", json_integer(o->port));
 	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
+	/* Ethernet + IPv4 + UDP headers + payload, without the 4-byte FCS */
 	json_object_set_new(s, "frame_len", json_integer(o->payload_len + 42));
 	json_object_set_new(s, "sender", json_string("udp"));
 	json_object_set_new(s, "sender_cpu", json_integer(o->sender_cpu));
@@ -259,7 +262,7 @@ static int write_results(json_t *run, const char *dir, int quiet)
 	return 0;
 }
 
-static int make_dirs(const char *path)
+static int make_parents(const char *path)
 {
 	char tmp[PATH_MAX];
 
@@ -273,6 +276,67 @@ static int make_dirs(const char *path)
 		*p = '/';
 	}
 	return mkdir(tmp, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+/* Create a new, empty run directory @out_dir/@stamp-@topology (adding -2, -3, ... when
+ * a run started in the same second has it) into @dir. Returns 0 or -errno. */
+static int make_run_dir(const char *out_dir, const char *stamp, const char *topology,
+			char *dir, size_t len)
+{
+	int e = make_parents(out_dir);
+
+	if (e)
+		return e;
+	for (int i = 1; i < 100; i++) {
+		if (i == 1)
+			snprintf(dir, len, "%s/%s-%s", out_dir, stamp, topology);
+		else
+			snprintf(dir, len, "%s/%s-%s-%d", out_dir, stamp, topology, i);
+		if (!mkdir(dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* Remove what write_results may have written, and the directory itself. */
+static void remove_run_dir(const char *dir)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* One run at a time per machine: concurrent runs would share CPUs and bias each
+ * other's numbers. Returns the lock fd, or -1 with the holder's pid in *@holder. */
+static int take_run_lock(int *holder)
+{
+	char buf[32];
+	int fd, n;
+
+	*holder = 0;
+	mkdir(XDPTC_STATE_DIR, 0755);
+	fd = open(XDPTC_STATE_DIR "/run.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		n = (int)pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			*holder = atoi(buf);
+		}
+		close(fd);
+		return -1;
+	}
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)n, 0) != n)
+		fprintf(stderr, "xdptc: note: cannot record the run lock's owner\n");
+	return fd;
 }
 
 struct progress {
@@ -289,10 +353,18 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	el = (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
 	eta = el / p->done * (p->total - p->done);
-	fprintf(stderr, "[%3d/%d] %-8s rep %d/%d %-10s %8.1f ns/pkt  pkts_at_dut %llu%s  ETA %.0fs\n",
-		p->done, p->total, trial_pass_name(r->pass), rep + 1, reps,
-		drop_mode_name(r->mode), r->cpu_ns_per_pkt, (unsigned long long)r->pkts_at_dut,
-		r->valid ? "" : " INVALID", eta);
+	fprintf(stderr, "[%3d/%d] %-8s rep %d/%d %-10s ", p->done, p->total,
+		trial_pass_name(r->pass), rep + 1, reps, drop_mode_name(r->mode));
+	if (r->pass == PASS_TIMING)
+		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
+	else if (r->pass == PASS_COUNT)
+		fprintf(stderr, "%6.3f stack/pkt    ",
+			per_pkt(r->counts.v[CNT_STACK_DUT], r->pkts_at_dut));
+	else
+		fprintf(stderr, "%8.1f ns/BPF run  ",
+			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
+	fprintf(stderr, "pkts_at_dut %llu%s  ETA %.0fs\n", (unsigned long long)r->pkts_at_dut,
+		r->valid ? "" : " INVALID (packets not conserved)", eta);
 }
 
 /* Load and attach the count pass's probes for the DUT of @t. */
@@ -327,14 +399,21 @@ int run_main(const struct run_opts *o)
 	struct trial_env env;
 	struct pmu_counters pmu;
 	struct progress prog;
-	char why[256], dir[PATH_MAX], stamp[32];
+	char why[512], dir[PATH_MAX], stamp[32];
 	json_t *run = NULL, *trials, *caps, *pmu_j, *cnt_j;
 	struct skb_counters counters;
-	bool have_pmu = false, counters_open = false;
-	int status = 1, e = 0, seq = 0;
+	bool have_pmu = false, counters_open = false, have_dir = false;
+	int status = 1, e = 0, seq = 0, lock_fd, holder;
 	time_t now = time(NULL);
 	struct tm tm;
 
+	lock_fd = take_run_lock(&holder);
+	if (lock_fd < 0) {
+		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
+				"runs at the same time bias each other's numbers, so this one will "
+				"not start. Wait for it to finish.\n", holder);
+		return 1;
+	}
 	install_signals();
 	memset(&topo, 0, sizeof(topo));
 	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
@@ -342,7 +421,15 @@ int run_main(const struct run_opts *o)
 			 0xffffff);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(dir, sizeof(dir), "%s/%s-%s", o->out_dir, stamp, o->topology);
+	/* before anything is measured: a results directory that cannot be made fails now */
+	e = make_run_dir(o->out_dir, stamp, o->topology, dir, sizeof(dir));
+	if (e) {
+		fprintf(stderr, "xdptc: cannot create a results directory under '%s': %s\n",
+			o->out_dir, strerror(-e));
+		close(lock_fd);
+		return 1;
+	}
+	have_dir = true;
 
 	fprintf(stderr, "xdptc: %s topology %s: up\n", o->topology, topo.prefix);
 	if (topology_cmd(o, "up", &topo) || !topo.dut_dev[0]) {
@@ -459,12 +546,13 @@ int run_main(const struct run_opts *o)
 				if (e == -EINTR || g_stop)
 					break;
 				if (e) {
-					fprintf(stderr, "xdptc: %s trial of %s failed: %s\n",
-						trial_pass_name((enum trial_pass)p),
-						drop_mode_name(order[i]), r.error);
+					snprintf(why, sizeof(why), "%s trial of %s (rep %d) failed: %s",
+						 trial_pass_name((enum trial_pass)p),
+						 drop_mode_name(order[i]), rep + 1, r.error);
+					fprintf(stderr, "xdptc: %s\n", why);
 					if (stats_fd >= 0)
 						close(stats_fd);
-					goto out;
+					goto failed;
 				}
 				json_array_append_new(trials, trial_json(&r, rep, seq++));
 				progress_line(&prog, &r, rep, o->reps);
@@ -483,14 +571,23 @@ int run_main(const struct run_opts *o)
 		goto out;
 	}
 	json_object_set_new(run, "summary", summary_compute(run));
-	if (make_dirs(dir)) {
-		fprintf(stderr, "xdptc: cannot create %s: %s\n", dir, strerror(errno));
-		goto out;
-	}
 	if (write_results(run, dir, o->quiet))
 		goto out;
 	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md)\n", dir);
+	have_dir = false; /* keep it */
 	status = 0;
+	goto out;
+failed:
+	/* keep what was measured, marked incomplete, unless nothing was */
+	if (json_array_size(trials)) {
+		json_object_set_new(run, "incomplete", json_string(why));
+		json_object_set_new(run, "summary", summary_compute(run));
+		if (!write_results(run, dir, 1)) {
+			fprintf(stderr, "xdptc: the trials measured before the failure are in %s/ "
+					"(marked incomplete)\n", dir);
+			have_dir = false;
+		}
+	}
 out:
 	if (counters_open)
 		skb_counters_close(&counters);
@@ -501,6 +598,9 @@ out:
 		topology_cmd(o, "down", &topo);
 	}
 	json_decref(run);
+	if (have_dir) /* nothing worth keeping: remove the empty (or partial) directory */
+		remove_run_dir(dir);
+	close(lock_fd);
 	if (g_stop && status != 0)
 		status = 130;
 	return status;

@@ -230,10 +230,12 @@ static int cmd_attach(int argc, char **argv)
 	static const char help[] =
 		"usage: xdptc attach --dev IF [--netns NS] --mode MODE [--port N] [--verbose]\n"
 		"Load the UDP-drop program and attach it to IF (in network namespace NS).\n"
+		"IF is used exactly as named; xdptc never chooses an interface by itself.\n"
 		"  --mode  xdpdrv (native XDP; fails with the kernel's reason if the driver\n"
 		"          lacks it, never falls back), xdpgeneric, tc (clsact ingress,\n"
 		"          direct-action; an existing clsact qdisc is reused), none\n"
 		"  --port  UDP destination port to drop, 1-65535 (default 9999)\n"
+		"  --verbose  print libbpf's messages (verifier and kernel errors)\n"
 		"The program stays attached after xdptc exits; 'xdptc detach' removes it.\n";
 	struct drop_attachment att;
 	struct dev_args a;
@@ -377,7 +379,7 @@ static int cmd_send(int argc, char **argv)
 		"  --netns    send from this network namespace\n"
 		"  --port     destination port (default 9999)\n"
 		"  --count    packets, k/M/G suffixes allowed (default 10000)\n"
-		"  --size     UDP payload bytes (default 18: 64-byte Ethernet frames)\n"
+		"  --size     UDP payload bytes (default 18: 60-byte frames, 64 with the FCS)\n"
 		"  --cpu      pin the sender to this CPU\n"
 		"  --rate     packets per second (default 0: as fast as possible)\n"
 		"  --batch    messages per sendmmsg call, 1-1024 (default 64)\n"
@@ -514,9 +516,12 @@ static int cmd_run(int argc, char **argv)
 		"  --cpu       CPU the sender (and on veth the receive softirq) runs on\n"
 		"              (default: the last CPU)\n"
 		"  --port      UDP port to drop and to send to (default 9999)\n"
-		"  --size      UDP payload bytes (default 18: 64-byte frames)\n"
+		"  --size      UDP payload bytes (default 18: 60-byte frames, 64 with the FCS)\n"
 		"  --seed      seed of the trial order and the bootstrap (default: the time)\n"
-		"  --out       parent directory of results (default results)\n";
+		"  --out       parent directory of results (default results)\n"
+		"  --quiet     do not print the summary on stdout (progress still goes to stderr)\n"
+		"  --verbose   print libbpf's messages\n"
+		"One run at a time per machine: a second run refuses while one is measuring.\n";
 	static const struct option opts[] = {
 		{ "topology", required_argument, NULL, 't' }, { "packets", required_argument, NULL, 'P' },
 		{ "reps", required_argument, NULL, 'r' },     { "modes", required_argument, NULL, 'm' },
@@ -570,8 +575,11 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'C':
 			if (parse_count(optarg, 4095, &v) ||
-			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN))
-				return bad_value("--cpu", optarg, "an online CPU number");
+			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
+				fprintf(stderr, "xdptc: --cpu '%s': expected an online CPU, 0-%ld\n",
+					optarg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
+				return EXIT_USAGE;
+			}
 			o.sender_cpu = (int)v;
 			break;
 		case 'p':
@@ -612,8 +620,9 @@ static int cmd_cleanup(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: xdptc cleanup\n"
-		       "Remove every namespace and link named xdptc-* (what a killed run left)\n"
-		       "and xdptc's clsact markers of namespaces that are gone. Touches nothing else.\n");
+		       "Remove the namespaces and links named xdptc-* whose run is gone (a\n"
+		       "topology whose run still goes is left alone) and xdptc's clsact markers of\n"
+		       "namespaces that no longer exist. Touches nothing else.\n");
 		return 0;
 	}
 	int n;

@@ -4,13 +4,16 @@
 #
 # Packages: clang/llvm (BPF compiler), libbpf-dev + bpftool from bookworm-backports
 # (libbpf 1.4 has the tcx API), libelf/zlib (libbpf's link deps), libcmocka-dev (unit
-# tests), libjansson-dev (run.json), iproute2/ethtool (topologies), linux-perf, bpftrace.
+# tests), libjansson-dev (run.json), iproute2/ethtool/procps (topologies).
+# On Debian 12 it adds bookworm-backports to apt's sources
+# (/etc/apt/sources.list.d/xdptc-bookworm-backports.list). Elsewhere, install the
+# equivalents by hand (libbpf >= 1.3 with its bpftool) and run `make`.
 # Exit status: 0 when everything is present afterwards, 1 otherwise.
 set -eu
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/xdptc-bookworm-backports.list
 PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
-iproute2 ethtool linux-perf bpftrace"
+iproute2 ethtool"
 BP_PKGS="libbpf-dev bpftool"
 
 have_all() {
@@ -27,20 +30,30 @@ if have_all; then
 	exit 0
 fi
 
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: this is not a Debian-like system (no apt-get). Install clang, llvm," >&2
+	echo "  libbpf (>= 1.3) with bpftool, libelf, zlib, jansson, cmocka, iproute2 and ethtool," >&2
+	echo "  then run 'make' and './build/xdptc run' directly." >&2
+	exit 1
+fi
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing packages and not root; run as root: sudo $0" >&2
 	exit 1
 fi
 
-echo "install-deps: installing build and run dependencies (Debian packages)..." >&2
+echo "install-deps: some packages are missing; installing them (once, about a minute)" >&2
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 if [ "$codename" = bookworm ] && [ ! -f "$BACKPORTS_LIST" ]; then
+	echo "install-deps: adding bookworm-backports to apt's sources ($BACKPORTS_LIST)" >&2
 	echo "deb http://deb.debian.org/debian bookworm-backports main" > "$BACKPORTS_LIST"
 fi
 export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: apt-get update" >&2
 apt-get update -q >/dev/null
+echo "install-deps: apt-get install $PKGS" >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $PKGS >/dev/null
+echo "install-deps: apt-get install $BP_PKGS (bookworm-backports on Debian 12)" >&2
 if [ "$codename" = bookworm ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends -t bookworm-backports $BP_PKGS >/dev/null

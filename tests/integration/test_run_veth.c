@@ -198,6 +198,21 @@ static void test_sigint_cleans_up(void **state)
 		_exit(127);
 	}
 	sleep(3); /* inside the first trials */
+	/* a second run refuses while this one measures */
+	{
+		char cmd[256], out[512] = "";
+		FILE *p;
+		int st2;
+
+		snprintf(cmd, sizeof(cmd), "%s run --packets 10k --reps 2 --out %s 2>&1", xdptc, tmpl);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		if (!fread(out, 1, sizeof(out) - 1, p))
+			out[0] = '\0';
+		st2 = pclose(p);
+		assert_int_equal(WEXITSTATUS(st2), 1);
+		assert_non_null(strstr(out, "another xdptc run"));
+	}
 	assert_int_equal(kill(pid, SIGINT), 0);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
@@ -211,11 +226,34 @@ static void test_sigint_cleans_up(void **state)
 	assert_int_equal(system(out), 0);
 }
 
+static void test_unwritable_out_fails_before_measuring(void **state)
+{
+	char cmd[256], out[512] = "";
+	struct timespec a, b;
+	FILE *p;
+	int st;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	snprintf(cmd, sizeof(cmd), "%s run --out /proc/xdptc-nope 2>&1", xdptc);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fread(out, 1, sizeof(out) - 1, p))
+		out[0] = '\0';
+	st = pclose(p);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	assert_int_equal(WEXITSTATUS(st), 1);
+	assert_non_null(strstr(out, "cannot create a results directory"));
+	assert_true(b.tv_sec - a.tv_sec < 5); /* refused at once, nothing measured */
+	assert_null(strstr(out, "topology"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_run_shows_the_mechanism),
 		cmocka_unit_test(test_sigint_cleans_up),
+		cmocka_unit_test(test_unwritable_out_fails_before_measuring),
 	};
 
 	if (geteuid() != 0) {
