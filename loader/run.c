@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dut.h"
 #include "netns.h"
 #include "summary.h"
 #include "trial.h"
@@ -50,6 +51,7 @@ struct topology {
 	char prefix[16];
 	char snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16], snd_addr[48], dut_addr[48];
 	char dut_mac[24];
+	char ctl_sock[128], accel[16], guest_kernel[64], qemu_version[128];
 	int up;
 };
 
@@ -81,6 +83,10 @@ static int topology_cmd(const struct run_opts *o, const char *verb, struct topol
 		copy_val(t->snd_addr, sizeof(t->snd_addr), line, "SND_ADDR");
 		copy_val(t->dut_addr, sizeof(t->dut_addr), line, "DUT_ADDR");
 		copy_val(t->dut_mac, sizeof(t->dut_mac), line, "DUT_MAC");
+		copy_val(t->ctl_sock, sizeof(t->ctl_sock), line, "CTL_SOCK");
+		copy_val(t->accel, sizeof(t->accel), line, "ACCEL");
+		copy_val(t->guest_kernel, sizeof(t->guest_kernel), line, "GUEST_KERNEL");
+		copy_val(t->qemu_version, sizeof(t->qemu_version), line, "QEMU_VERSION");
 	}
 	return pclose(p) == 0 ? 0 : -EIO;
 }
@@ -121,7 +127,7 @@ static double per_pkt(uint64_t v, uint64_t pkts)
 	return pkts ? (double)v / (double)pkts : 0.0;
 }
 
-static json_t *trial_json(const struct trial_result *r, int rep, int seq)
+static json_t *trial_json(const struct trial_result *r, int rep, int seq, bool counters_built)
 {
 	json_t *t = json_object();
 	const uint64_t *c = r->counts.v;
@@ -167,7 +173,7 @@ static json_t *trial_json(const struct trial_result *r, int rep, int seq)
 		SETI("consume_skb_on_dut", c[CNT_CONSUME_DUT]);
 		SETI("skbs_freed", freed);
 		SETR("skbs_freed_per_pkt", per_pkt(freed, r->pkts_at_dut));
-		if (r->counters_built) {
+		if (counters_built) {
 			uint64_t built = c[CNT_BUILT_ALLOC] + c[CNT_BUILT_BUILD] + c[CNT_BUILT_NAPI];
 
 			SETI("skbs_built", built);
@@ -367,23 +373,6 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 		r->valid ? "" : " INVALID (packets not conserved)", eta);
 }
 
-/* Load and attach the count pass's probes for the DUT of @t. */
-static int counters_open_for(const struct topology *t, struct skb_counters *c, char *why,
-			     size_t whylen)
-{
-	uint32_t ino, ifx;
-	int saved, e = netns_enter(t->dut_ns, &saved);
-
-	if (e) {
-		snprintf(why, whylen, "cannot enter %s: %s", t->dut_ns, strerror(-e));
-		return e;
-	}
-	ino = netns_current_ino();
-	ifx = if_nametoindex(t->dut_dev);
-	netns_return(saved);
-	return skb_counters_open(c, ifx, ino, why, whylen);
-}
-
 static int pass_modes(const struct run_opts *o, int pass)
 {
 	int n = 0;
@@ -393,16 +382,54 @@ static int pass_modes(const struct run_opts *o, int pass)
 	return n;
 }
 
+/* Capabilities of this run: the PMU (local DUT only) and the count pass's probes. */
+static json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote,
+				 const struct dut_counters_info *ci)
+{
+	json_t *caps = json_object(), *pmu_j = json_object(), *cnt_j = json_object();
+
+	json_object_set_new(pmu_j, "available", json_boolean(have_pmu));
+	if (!have_pmu)
+		json_object_set_new(pmu_j, "reason", json_string(pmu_why));
+	json_object_set_new(caps, "pmu", pmu_j);
+	json_object_set_new(caps, "time_metric",
+			    json_string(remote ? "cpu_ns_per_pkt (the guest's busy time, /proc/stat)"
+				: have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
+					   : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
+	json_object_set_new(cnt_j, "backend",
+			    json_string(ci->built_available ? "tracepoint+kprobe" : "tracepoint"));
+	json_object_set_new(cnt_j, "points", json_string(ci->points));
+	json_object_set_new(cnt_j, "skbs_built_available", json_boolean(ci->built_available));
+	if (!ci->built_available)
+		json_object_set_new(cnt_j, "skbs_built_reason", json_string(ci->built_reason));
+	json_object_set_new(caps, "counters", cnt_j);
+	return caps;
+}
+
+static json_t *guest_json(const struct topology *t)
+{
+	json_t *g = json_object();
+
+	json_object_set_new(g, "kernel_release", json_string(t->guest_kernel));
+	json_object_set_new(g, "accelerator", json_string(t->accel));
+	json_object_set_new(g, "qemu", json_string(t->qemu_version));
+	json_object_set_new(g, "vcpus", json_integer(1));
+	json_object_set_new(g, "emulated_time", json_boolean(strcmp(t->accel, "kvm") != 0));
+	return g;
+}
+
 int run_main(const struct run_opts *o)
 {
 	struct topology topo;
 	struct trial_env env;
 	struct pmu_counters pmu;
 	struct progress prog;
-	char why[512], dir[PATH_MAX], stamp[32];
-	json_t *run = NULL, *trials, *caps, *pmu_j, *cnt_j;
-	struct skb_counters counters;
-	bool have_pmu = false, counters_open = false, have_dir = false;
+	struct dut dut;
+	struct dut_counters_info ci;
+	char why[512], pmu_why[256] = "", dir[PATH_MAX], stamp[32];
+	json_t *run = NULL, *trials;
+	bool have_pmu = false, counters_open = false, have_dir = false, have_dut = false;
+	bool remote = !strcmp(o->topology, "virtio");
 	int status = 1, e = 0, seq = 0, lock_fd, holder;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -440,9 +467,22 @@ int run_main(const struct run_opts *o)
 	if (g_stop)
 		goto out;
 
+	if (remote) {
+		e = dut_remote_connect(&dut, topo.ctl_sock, 30000, why, sizeof(why));
+		if (e) {
+			fprintf(stderr, "xdptc: %s\n", why);
+			goto out;
+		}
+		fprintf(stderr, "xdptc: guest kernel %s under %s%s\n", topo.guest_kernel, topo.accel,
+			strcmp(topo.accel, "kvm") ? ": times are emulation times" : "");
+	} else {
+		dut_local_init(&dut, topo.dut_ns, topo.dut_dev);
+	}
+	have_dut = true;
+
 	memset(&env, 0, sizeof(env));
-	env.dut_netns = topo.dut_ns;
-	env.dut_dev = topo.dut_dev;
+	env.dut = &dut;
+	env.cpu_source = remote ? CPU_DUT_BUSY : CPU_SENDER_AND_SOFTIRQ;
 	env.snd_netns = topo.snd_ns;
 	env.snd_dev = topo.snd_dev;
 	env.dst_addr = topo.dut_addr;
@@ -451,8 +491,31 @@ int run_main(const struct run_opts *o)
 	env.payload_len = o->payload_len;
 	env.sender_cpu = o->sender_cpu;
 	env.warmup = o->warmup;
+	env.rate_pps = o->rate_pps;
 	env.stop = &g_stop;
-	softirq_tasks_find(&env.softirq);
+
+	/* the lines that decide this run's metrics */
+	if (remote)
+		snprintf(pmu_why, sizeof(pmu_why), "not measured in a guest: cpu_ns_per_pkt is the "
+						   "guest's busy time");
+	else
+		have_pmu = pmu_open(&pmu, pmu_why, sizeof(pmu_why)) == 0;
+	fprintf(stderr, "xdptc: time per packet from %s%s\n",
+		remote ? "the guest's busy time" : "per-task CPU time",
+		have_pmu ? "; cycles and instructions from the PMU" : "");
+	if (!have_pmu)
+		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", pmu_why);
+	/* the count pass's probes: loaded once now so their capability is known up front,
+	 * then again only for the count pass */
+	e = dut_counters_open(&dut, &ci, why, sizeof(why));
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", why);
+		goto out;
+	}
+	dut_counters_close(&dut);
+	fprintf(stderr, "xdptc: counters: %s\n", ci.points);
+	if (!ci.built_available)
+		fprintf(stderr, "xdptc: skbs_built unavailable: %s\n", ci.built_reason);
 
 	run = json_object();
 	json_object_set_new(run, "schema", json_string(RUN_SCHEMA));
@@ -464,47 +527,12 @@ int run_main(const struct run_opts *o)
 	}
 	json_object_set_new(run, "topology", json_string(o->topology));
 	json_object_set_new(run, "machine", machine_json());
+	if (remote)
+		json_object_set_new(run, "guest", guest_json(&topo));
 	json_object_set_new(run, "settings", settings_json(o));
-	caps = json_object();
-	pmu_j = json_object();
-	have_pmu = pmu_open(&pmu, why, sizeof(why)) == 0;
-	json_object_set_new(pmu_j, "available", json_boolean(have_pmu));
-	if (!have_pmu)
-		json_object_set_new(pmu_j, "reason", json_string(why));
-	json_object_set_new(caps, "pmu", pmu_j);
-	json_object_set_new(caps, "time_metric",
-			    json_string(have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
-						 : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
-	json_object_set_new(run, "capabilities", caps);
+	json_object_set_new(run, "capabilities", capabilities_json(have_pmu, pmu_why, remote, &ci));
 	trials = json_array();
 	json_object_set_new(run, "trials", trials);
-
-	/* the lines that decide this run's metrics */
-	fprintf(stderr, "xdptc: time per packet from per-task CPU time%s\n",
-		have_pmu ? "; cycles and instructions from the PMU" : "");
-	if (!have_pmu)
-		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", why);
-
-	/* the count pass's probes: loaded once now so their capability is known up front,
-	 * then again only for the count pass */
-	e = counters_open_for(&topo, &counters, why, sizeof(why));
-	if (e) {
-		fprintf(stderr, "xdptc: %s\n", why);
-		goto out;
-	}
-	cnt_j = json_object();
-	json_object_set_new(cnt_j, "backend", json_string(counters.built_available
-								   ? "tracepoint+kprobe"
-								   : "tracepoint"));
-	json_object_set_new(cnt_j, "points", json_string(counters.points));
-	json_object_set_new(cnt_j, "skbs_built_available", json_boolean(counters.built_available));
-	if (!counters.built_available)
-		json_object_set_new(cnt_j, "skbs_built_reason", json_string(counters.built_reason));
-	json_object_set_new(caps, "counters", cnt_j);
-	fprintf(stderr, "xdptc: counters: %s\n", counters.points);
-	if (!counters.built_available)
-		fprintf(stderr, "xdptc: skbs_built unavailable: %s\n", counters.built_reason);
-	skb_counters_close(&counters);
 
 	memset(&prog, 0, sizeof(prog));
 	for (int p = 0; p < PASS_NR; p++)
@@ -512,21 +540,21 @@ int run_main(const struct run_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 
 	for (int p = 0; p < PASS_NR && !g_stop; p++) {
-		int stats_fd = -1;
+		bool stats_on = false;
 
 		env.pmu = (p == PASS_TIMING && have_pmu) ? &pmu : NULL;
-		env.counters = p == PASS_COUNT ? &counters : NULL;
 		if (p == PASS_BPFSTATS) {
-			stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-			if (stats_fd < 0) {
+			e = dut_bpf_stats(&dut, true);
+			if (e) {
 				fprintf(stderr, "xdptc: BPF statistics cannot be enabled (%s); "
-						"bpf_ns_per_run will be n/a\n", strerror(errno));
+						"bpf_ns_per_run will be n/a\n", strerror(-e));
 				prog.total -= o->reps * pass_modes(o, p);
 				continue;
 			}
+			stats_on = true;
 		}
 		if (p == PASS_COUNT) {
-			e = counters_open_for(&topo, &counters, why, sizeof(why));
+			e = dut_counters_open(&dut, &ci, why, sizeof(why));
 			if (e) {
 				fprintf(stderr, "xdptc: %s\n", why);
 				goto out;
@@ -550,18 +578,17 @@ int run_main(const struct run_opts *o)
 						 trial_pass_name((enum trial_pass)p),
 						 drop_mode_name(order[i]), rep + 1, r.error);
 					fprintf(stderr, "xdptc: %s\n", why);
-					if (stats_fd >= 0)
-						close(stats_fd);
 					goto failed;
 				}
-				json_array_append_new(trials, trial_json(&r, rep, seq++));
+				json_array_append_new(trials, trial_json(&r, rep, seq++,
+									 ci.built_available));
 				progress_line(&prog, &r, rep, o->reps);
 			}
 		}
-		if (stats_fd >= 0)
-			close(stats_fd);
+		if (stats_on)
+			dut_bpf_stats(&dut, false);
 		if (counters_open) {
-			skb_counters_close(&counters);
+			dut_counters_close(&dut);
 			counters_open = false;
 		}
 	}
@@ -589,8 +616,8 @@ failed:
 		}
 	}
 out:
-	if (counters_open)
-		skb_counters_close(&counters);
+	if (have_dut)
+		dut_close(&dut);
 	if (have_pmu)
 		pmu_close(&pmu);
 	if (topo.prefix[0]) {

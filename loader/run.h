@@ -13,7 +13,7 @@
 #define RUN_MAX_MODES 8
 
 struct run_opts {
-	const char *topology;      /* "veth" */
+	const char *topology;      /* "veth" or "virtio" */
 	const char *topologies_dir; /* where veth.sh lives */
 	const char *out_dir;       /* parent of the run directory (default "results") */
 	enum drop_mode modes[RUN_MAX_MODES];
@@ -24,6 +24,7 @@ struct run_opts {
 	uint16_t port;             /* UDP port dropped (default 9999) */
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
 	int sender_cpu;            /* default: the last online CPU */
+	uint64_t rate_pps;         /* sender pace, packets/s; 0 = as fast as possible */
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };

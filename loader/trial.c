@@ -104,140 +104,103 @@ static int dev_stats_in(const char *netns, const char *dev, struct netdev_stats 
 
 /* Everything read at the start and at the end of a window. */
 struct snapshot {
-	uint64_t verdicts[VERDICT_NR];
-	struct netdev_stats dut, snd;
-	uint64_t softirq_ns, busy_ns, cycles, instructions, bpf_time, bpf_cnt;
-	struct skb_counts counts;
+	struct dut_snapshot dut;
+	struct netdev_stats snd;
+	uint64_t cycles, instructions;
 };
 
-static int snapshot_take(const struct trial_env *env, const struct drop_attachment *a,
-			 enum trial_pass pass, struct snapshot *s)
+static int snapshot_take(const struct trial_env *env, enum trial_pass pass, struct snapshot *s)
 {
 	int e;
 
 	memset(s, 0, sizeof(*s));
-	if (a->verdicts_fd >= 0 && (e = verdicts_read_fd(a->verdicts_fd, s->verdicts)))
-		return e;
-	if ((e = dev_stats_in(env->dut_netns, env->dut_dev, &s->dut)) ||
+	if ((e = dut_snapshot(env->dut, (enum dut_pass)pass, &s->dut)) ||
 	    (e = dev_stats_in(env->snd_netns, env->snd_dev, &s->snd)))
 		return e;
-	s->softirq_ns = softirq_tasks_cpu_ns(&env->softirq);
-	s->busy_ns = cpus_busy_ns();
 	if (pass == PASS_TIMING && env->pmu && (e = pmu_read(env->pmu, &s->cycles, &s->instructions)))
-		return e;
-	if (pass == PASS_COUNT && env->counters && (e = skb_counters_read(env->counters, &s->counts)))
-		return e;
-	if (pass == PASS_BPFSTATS && a->prog_fd >= 0 &&
-	    (e = prog_run_stats(a->prog_fd, &s->bpf_time, &s->bpf_cnt)))
 		return e;
 	return 0;
 }
 
-/* Wait until the DUT's counters stop moving (packets still in rings or backlogs),
- * at most 2 s. */
-static void settle(const struct trial_env *env, const struct drop_attachment *a)
+/* Wait until the DUT's counters stop moving (packets still in rings, backlogs or a
+ * guest's queue), at most 2 s (veth) or 10 s (a guest). */
+static void settle(const struct trial_env *env)
 {
 	uint64_t last = UINT64_MAX;
+	int rounds = 100, ms = env->dut->remote ? 100 : 20;
 
-	for (int i = 0; i < 100; i++) {
-		uint64_t v[VERDICT_NR] = { 0 }, now;
-		struct netdev_stats st = { 0 };
+	for (int i = 0; i < rounds; i++) {
+		struct dut_snapshot s;
+		uint64_t now;
 
-		if (a->verdicts_fd >= 0)
-			verdicts_read_fd(a->verdicts_fd, v);
-		dev_stats_in(env->dut_netns, env->dut_dev, &st);
-		now = v[VERDICT_DROPPED] + v[VERDICT_PASSED] + st.rx_packets + st.rx_dropped;
+		if (dut_snapshot(env->dut, DUT_PASS_TIMING, &s))
+			return;
+		now = s.verdicts[VERDICT_DROPPED] + s.verdicts[VERDICT_PASSED] + s.dev.rx_packets +
+		      s.dev.rx_dropped;
 		if (now == last)
 			return;
 		last = now;
-		sleep_ms(20);
+		sleep_ms((unsigned int)ms);
 	}
 }
 
-static void compute(const struct trial_env *env, const struct snapshot *b, const struct snapshot *e,
-		    const struct child_report *rep, struct trial_result *r)
+static void compute(const struct trial_env *env, const struct snapshot *b,
+		    const struct snapshot *e, const struct child_report *rep,
+		    struct trial_result *r)
 {
-	uint64_t lost;
+	uint64_t lost, cpu;
 
 	r->sent = rep->win.sent;
 	r->wall_ns = rep->win.wall_ns;
 	r->sender_cpu_ns = rep->win.cpu_ns;
-	r->dropped = e->verdicts[VERDICT_DROPPED] - b->verdicts[VERDICT_DROPPED];
-	r->passed = e->verdicts[VERDICT_PASSED] - b->verdicts[VERDICT_PASSED];
-	r->dut_rx_packets = e->dut.rx_packets - b->dut.rx_packets;
-	r->dut_rx_dropped = e->dut.rx_dropped - b->dut.rx_dropped;
+	r->dropped = e->dut.verdicts[VERDICT_DROPPED] - b->dut.verdicts[VERDICT_DROPPED];
+	r->passed = e->dut.verdicts[VERDICT_PASSED] - b->dut.verdicts[VERDICT_PASSED];
+	r->dut_rx_packets = e->dut.dev.rx_packets - b->dut.dev.rx_packets;
+	r->dut_rx_dropped = e->dut.dev.rx_dropped - b->dut.dev.rx_dropped;
 	r->snd_tx_dropped = e->snd.tx_dropped - b->snd.tx_dropped;
-	r->softirq_cpu_ns = e->softirq_ns - b->softirq_ns;
-	r->cpus_busy_ns = e->busy_ns - b->busy_ns;
+	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
+	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
 	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
 	lost = r->dut_rx_dropped + r->snd_tx_dropped;
 	r->unexplained = (int64_t)r->sent - (int64_t)r->pkts_at_dut - (int64_t)lost;
 	r->valid = r->sent > 0 &&
 		   (uint64_t)llabs(r->unexplained) * 1000 <= r->sent; /* <= 0.1% */
-	r->cpu_ns_per_pkt = r->pkts_at_dut
-				    ? (double)(r->sender_cpu_ns + r->softirq_cpu_ns) / (double)r->pkts_at_dut
-				    : 0.0;
-	if (r->pass == PASS_TIMING && e->cycles) {
+	cpu = env->cpu_source == CPU_DUT_BUSY ? r->cpus_busy_ns
+					      : r->sender_cpu_ns + r->softirq_cpu_ns;
+	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : 0.0;
+	if (r->pass == PASS_TIMING && env->pmu) {
 		r->have_pmu = true;
 		r->cycles = e->cycles - b->cycles;
 		r->instructions = e->instructions - b->instructions;
 	}
-	if (r->pass == PASS_COUNT && env->counters) {
+	if (r->pass == PASS_COUNT && e->dut.have_counts && b->dut.have_counts) {
 		r->have_counts = true;
-		r->counters_built = env->counters->built_available;
 		for (int i = 0; i < CNT_NR; i++)
-			r->counts.v[i] = e->counts.v[i] - b->counts.v[i];
+			r->counts.v[i] = e->dut.counts.v[i] - b->dut.counts.v[i];
 	}
 	if (r->pass == PASS_BPFSTATS && r->mode != MODE_NONE) {
 		r->have_bpf_stats = true;
-		r->bpf_run_time_ns = e->bpf_time - b->bpf_time;
-		r->bpf_run_cnt = e->bpf_cnt - b->bpf_cnt;
+		r->bpf_run_time_ns = e->dut.bpf_run_time_ns - b->dut.bpf_run_time_ns;
+		r->bpf_run_cnt = e->dut.bpf_run_cnt - b->dut.bpf_run_cnt;
 	}
-}
-
-static void kernel_mode_of(const struct trial_env *env, struct trial_result *r)
-{
-	struct drop_status st;
-	int saved;
-
-	snprintf(r->kernel_mode, sizeof(r->kernel_mode), "none");
-	if (netns_enter(env->dut_netns, &saved))
-		return;
-	if (!drop_query(env->dut_dev, &st)) {
-		if (st.xdp_prog_id == r->prog_id && r->prog_id)
-			snprintf(r->kernel_mode, sizeof(r->kernel_mode), "%s",
-				 drop_mode_name(st.xdp_mode));
-		else if (st.tc_prog_id == r->prog_id && r->prog_id)
-			snprintf(r->kernel_mode, sizeof(r->kernel_mode), "tc");
-	}
-	netns_return(saved);
 }
 
 int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
 	      uint64_t packets, struct trial_result *r)
 {
-	struct drop_attachment a;
 	struct snapshot before, after;
 	struct child_report rep;
-	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, saved, e, status;
+	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, e, status;
 	pid_t pid = -1;
 	char ready;
 
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
 	r->pass = pass;
-	e = netns_enter(env->dut_netns, &saved);
-	if (e) {
-		snprintf(r->error, sizeof(r->error), "cannot enter namespace %s: %s",
-			 env->dut_netns, strerror(-e));
-		return e;
-	}
-	e = drop_attach(env->dut_dev, mode, env->port, &a, r->error, sizeof(r->error));
-	netns_return(saved);
+	e = dut_attach(env->dut, mode, env->port, &r->prog_id, r->kernel_mode, r->error,
+		       sizeof(r->error));
 	if (e)
 		return e;
-	r->prog_id = a.prog_id;
-	kernel_mode_of(env, r);
 
 	if (pipe(up) || pipe(down)) {
 		e = -errno;
@@ -265,8 +228,8 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		snprintf(r->error, sizeof(r->error), "the sender died before the window");
 		goto out;
 	}
-	settle(env, &a); /* the warm-up's last packets */
-	e = snapshot_take(env, &a, pass, &before);
+	settle(env); /* the warm-up's last packets */
+	e = snapshot_take(env, pass, &before);
 	if (!e && write(down[1], "G", 1) != 1)
 		e = -EPIPE;
 	if (e) {
@@ -283,8 +246,8 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-e));
 		goto out;
 	}
-	settle(env, &a);
-	e = snapshot_take(env, &a, pass, &after);
+	settle(env);
+	e = snapshot_take(env, pass, &after);
 	if (e) {
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
 		goto out;
@@ -304,12 +267,7 @@ out:
 		if (down[i] >= 0)
 			close(down[i]);
 	}
-	if (!netns_enter(env->dut_netns, &saved)) {
-		drop_detach(&a);
-		netns_return(saved);
-	} else {
-		drop_release(&a);
-	}
+	dut_detach(env->dut);
 	if (!e && env->stop && *env->stop)
 		e = -EINTR;
 	return e;

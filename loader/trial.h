@@ -14,19 +14,27 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cpu_time.h"
 #include "drop_prog.h"
+#include "dut.h"
 #include "pmu.h"
 #include "skb_counters_user.h"
 
-enum trial_pass { PASS_TIMING = 0, PASS_COUNT, PASS_BPFSTATS, PASS_NR };
+enum trial_pass { PASS_TIMING = DUT_PASS_TIMING, PASS_COUNT = DUT_PASS_COUNT,
+		  PASS_BPFSTATS = DUT_PASS_BPFSTATS, PASS_NR };
+
+/* Whose CPU time is the packets' cost. */
+enum cpu_source {
+	CPU_SENDER_AND_SOFTIRQ, /* veth: the sender thread runs the receive softirq itself */
+	CPU_DUT_BUSY,           /* virtio: the guest's busy time (its own CPUs) */
+};
 
 const char *trial_pass_name(enum trial_pass p);
 
 /* Where and how packets flow; filled by the run driver from the topology. */
 struct trial_env {
-	const char *dut_netns, *dut_dev; /* the DUT and its namespace */
-	const char *snd_netns, *snd_dev; /* the sending peer and its namespace */
+	struct dut *dut;                 /* the DUT: local or in a guest */
+	enum cpu_source cpu_source;
+	const char *snd_netns, *snd_dev; /* the sending side and its namespace */
 	const char *dst_addr;            /* the DUT's address */
 	uint16_t port;                   /* UDP port the programs drop */
 	uint16_t send_port;              /* UDP destination port the sender uses */
@@ -35,9 +43,7 @@ struct trial_env {
 	uint64_t warmup;                 /* packets sent before the window */
 	uint64_t rate_pps;               /* 0: as fast as possible */
 	volatile int *stop;              /* set by a signal handler: abandon the trial */
-	struct softirq_tasks softirq;    /* ksoftirqd/napi threads to charge */
-	struct pmu_counters *pmu;        /* timing pass: open PMU counters, or NULL */
-	struct skb_counters *counters;   /* count pass: attached counters */
+	struct pmu_counters *pmu;        /* timing pass: open PMU counters (local DUT), or NULL */
 };
 
 struct trial_result {
@@ -48,19 +54,21 @@ struct trial_result {
 	uint64_t sent;            /* packets the sender put on the wire in the window */
 	uint64_t dropped, passed; /* the program's verdict counters over the window */
 	uint64_t dut_rx_packets;  /* DUT driver statistics over the window */
-	uint64_t dut_rx_dropped, snd_tx_dropped; /* loss before the DUT's program */
+	uint64_t dut_rx_dropped, snd_tx_dropped; /* loss before the DUT's program: the DUT's
+						  * rx drops, the sending device's tx drops
+						  * (veth peer, or the tap towards the guest) */
 	uint64_t pkts_at_dut;     /* the denominator: verdicts (or rx_packets for none) */
 	int64_t unexplained;      /* sent - pkts_at_dut - lost before the DUT */
 	bool valid;               /* |unexplained| <= 0.1% of sent */
 	uint64_t wall_ns;         /* the sender's window, ns */
 	uint64_t sender_cpu_ns;   /* the sender thread's CPU time, ns */
-	uint64_t softirq_cpu_ns;  /* ksoftirqd/napi threads' CPU time, ns */
-	uint64_t cpus_busy_ns;    /* all CPUs' busy time over the window (cross-check) */
-	double cpu_ns_per_pkt;    /* (sender + softirq threads) / pkts_at_dut */
+	uint64_t softirq_cpu_ns;  /* ksoftirqd/napi threads' CPU time on the DUT's machine, ns */
+	uint64_t cpus_busy_ns;    /* all CPUs' busy time on the DUT's machine, ns */
+	double cpu_ns_per_pkt;    /* veth: (sender + softirq threads) / pkts_at_dut;
+				   * virtio: the guest's busy time / pkts_at_dut */
 	bool have_pmu;
 	uint64_t cycles, instructions;
 	bool have_counts;
-	bool counters_built;      /* count pass: skbs_built was counted */
 	struct skb_counts counts; /* count pass: event deltas */
 	bool have_bpf_stats;
 	uint64_t bpf_run_time_ns, bpf_run_cnt;

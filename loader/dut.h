@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * dut.h: the device under test's side of a trial, wherever it is.
+ *
+ * A local DUT is a device in a network namespace of this machine (veth topology): the
+ * program is attached and every figure read by this process. A remote DUT is a NIC in
+ * a guest (virtio topology): the same local operations run inside the guest, in
+ * `xdptc agent`, and reach this process as one-line JSON messages over the guest's
+ * virtio-serial control port (a unix socket on the host).
+ *
+ * Protocol (one line each way; replies are compact JSON objects with "ok"):
+ *   hello | attach MODE PORT | detach | snapshot PASS | counters open | counters close |
+ *   bpfstats on | bpfstats off | exec SHELL-COMMAND | sync TOKEN | quit
+ */
+#ifndef XDPTC_DUT_H
+#define XDPTC_DUT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu_time.h"
+#include "drop_prog.h"
+#include "netdev_stats.h"
+#include "skb_counters_user.h"
+
+enum dut_pass { DUT_PASS_TIMING = 0, DUT_PASS_COUNT, DUT_PASS_BPFSTATS };
+
+/* Everything read on the DUT's machine at one instant. */
+struct dut_snapshot {
+	uint64_t verdicts[VERDICT_NR];   /* the attached program's counters, packets */
+	struct netdev_stats dev;         /* the DUT's driver counters, packets */
+	uint64_t softirq_ns;             /* ksoftirqd/napi threads' CPU time there, ns */
+	uint64_t busy_ns;                /* all CPUs' non-idle time there, ns (/proc/stat) */
+	bool have_counts;
+	struct skb_counts counts;        /* count pass: probe events */
+	uint64_t bpf_run_time_ns, bpf_run_cnt; /* bpfstats pass */
+};
+
+/* What the count pass's probes could attach to on the DUT's kernel. */
+struct dut_counters_info {
+	bool built_available;
+	char points[512];
+	char built_reason[256];
+};
+
+struct dut {
+	bool remote;
+	/* local */
+	const char *netns, *dev;
+	struct drop_attachment att;
+	bool attached;
+	struct skb_counters counters;
+	bool counters_open;
+	int stats_fd;
+	struct softirq_tasks softirq;
+	/* remote */
+	int fd;
+	char buf[65536];
+	size_t buflen;
+	int timeout_ms;
+};
+
+/* dut_local_init - a DUT that is device @dev in namespace @netns (NULL: this one). */
+void dut_local_init(struct dut *d, const char *netns, const char *dev);
+
+/* dut_remote_connect - connect to an agent's control socket and synchronise (drop
+ * stale lines). Returns 0, or -errno with a sentence in @err. */
+int dut_remote_connect(struct dut *d, const char *sock_path, int timeout_ms, char *err,
+		       size_t errlen);
+
+/* dut_attach - attach the drop program in @mode (port @port). Fills @prog_id and
+ * @kernel_mode (the mode the DUT's kernel reports). Returns 0 or -errno with @err. */
+int dut_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint32_t *prog_id,
+	       char kernel_mode[16], char *err, size_t errlen);
+
+/* dut_detach - detach what dut_attach attached. Returns 0 or -errno. */
+int dut_detach(struct dut *d);
+
+/* dut_snapshot - read every figure of @pass. Returns 0 or -errno. */
+int dut_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s);
+
+/* dut_counters_open / dut_counters_close - the count pass's probes on the DUT's
+ * kernel. Returns 0 or -errno with @err. */
+int dut_counters_open(struct dut *d, struct dut_counters_info *info, char *err, size_t errlen);
+void dut_counters_close(struct dut *d);
+
+/* dut_bpf_stats - turn the DUT kernel's BPF run-time statistics on or off
+ * (bpf_enable_stats, held while on). Returns 0 or -errno. */
+int dut_bpf_stats(struct dut *d, bool on);
+
+/* dut_exec - run a shell command on a remote DUT's machine; its exit status in
+ * *@status and output (at most @outlen - 1 bytes) in @out. Returns 0 or -errno. */
+int dut_exec(struct dut *d, const char *cmd, int *status, char *out, size_t outlen);
+
+/* dut_hello - the remote DUT's kernel release into @kernel. Returns 0 or -errno. */
+int dut_hello(struct dut *d, char *kernel, size_t len);
+
+/* dut_close - detach, close probes and the connection (asks a remote agent to stay). */
+void dut_close(struct dut *d);
+
+/* The agent's side: serve the protocol on @fd (a virtio-serial port) for device @dev
+ * until "quit" or end of input. Returns 0 or -errno. */
+int dut_agent_serve(int fd, const char *dev);
+
+/* Snapshot <-> JSON (the agent's encoding). */
+json_t *dut_snapshot_to_json(const struct dut_snapshot *s);
+int dut_snapshot_from_json(const json_t *j, struct dut_snapshot *s);
+
+#endif

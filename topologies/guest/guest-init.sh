@@ -1,0 +1,44 @@
+#!/bin/sh
+# guest-init.sh: PID 1 of the xdptc guest after switch_root; runs on the host's own
+# userland (9p root with a tmpfs overlay). Sets up the DUT interface from the kernel
+# command line and runs `xdptc agent` on the virtio-serial control port; powers the
+# guest off when the agent ends.
+#   xdptc.bin=PATH      the xdptc binary (the host's build)
+#   xdptc.addr=A/L      the DUT's address (198.18.0.2/30)
+#   xdptc.peer=A        the host tap's address
+#   xdptc.peermac=M     the host tap's MAC (static neighbour entry)
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+poweroff_now() {
+	echo o > /proc/sysrq-trigger
+	sleep 10
+}
+for w in $(cat /proc/cmdline); do
+	case "$w" in
+	xdptc.bin=*) bin=${w#xdptc.bin=} ;;
+	xdptc.addr=*) addr=${w#xdptc.addr=} ;;
+	xdptc.peer=*) peer=${w#xdptc.peer=} ;;
+	xdptc.peermac=*) peermac=${w#xdptc.peermac=} ;;
+	esac
+done
+mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+hostname xdptc-guest 2>/dev/null
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+ip link set lo up
+ip link set eth0 up
+sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+ip addr add "$addr" dev eth0
+ip neigh replace "$peer" lladdr "$peermac" dev eth0 nud permanent
+port=
+for p in /sys/class/virtio-ports/*; do
+	[ "$(cat "$p/name" 2>/dev/null)" = xdptc.ctl ] && port=/dev/${p##*/}
+done
+if [ -z "$port" ] || [ ! -x "$bin" ]; then
+	echo "XDPTC-BOOT-FAILED: control port '$port' or binary '$bin' missing"
+	poweroff_now
+fi
+echo "XDPTC-AGENT-STARTING $(uname -r)"
+"$bin" agent --serial "$port" --dev eth0
+echo "XDPTC-AGENT-EXITED $?"
+poweroff_now

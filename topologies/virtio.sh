@@ -1,0 +1,289 @@
+#!/bin/sh
+# virtio.sh: the virtio topology of xdptc: a qemu guest whose virtio-net NIC (the DUT,
+# eth0 in the guest) is fed by a tap in a host network namespace.
+#
+#   virtio.sh up PREFIX      boot the guest; print the topology as KEY=VALUE lines
+#   virtio.sh down PREFIX    stop the guest, remove the namespace and the run's files
+#   virtio.sh exec PREFIX CMD...   run a shell command in the guest (through the agent)
+#   virtio.sh cleanup        remove topologies whose run is gone (like veth.sh cleanup)
+#   virtio.sh kernel         fetch and unpack the guest kernel; print its directory
+#
+# Environment:
+#   GUEST_KERNEL=6.1|6.12   Debian's bookworm 6.1 (default) or bookworm-backports 6.12
+#   XDPTC_CACHE=DIR         where kernels and initramfs images are kept
+#                           (default /var/cache/xdptc; never inside the source tree)
+#   XDPTC_OWNER_PID=PID     the run that owns the topology (see veth.sh)
+#   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
+#   ACCEL=kvm|tcg           skip the accelerator probe
+#
+# The guest kernel comes from Debian's package (apt-get download + dpkg-deb -x into the
+# cache; nothing is installed on the host). The initramfs (busybox-static plus the
+# modules virtio-net, 9p, overlay, virtio_console, sch_ingress and cls_bpf need,
+# resolved with depmod/modprobe for that kernel) mounts the host's root read-only over
+# 9p under a tmpfs overlay, so the guest runs the very binaries built on the host.
+# Control: a virtio-serial port (xdptc.ctl) to the unix socket /run/xdptc/PREFIX/ctl.sock.
+# Accelerator: KVM only when a real test boot under KVM succeeds within 20 s, else TCG.
+# Addresses: tap 198.18.0.1/30 in namespace PREFIX-host, guest eth0 198.18.0.2/30.
+# Exit status: 0 done, 1 failed (what was made is removed), 2 bad usage.
+set -eu
+
+STATE_DIR=/run/xdptc
+CACHE=${XDPTC_CACHE:-/var/cache/xdptc}
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+HOST_ADDR=198.18.0.1
+GUEST_ADDR=198.18.0.2
+GUEST_MAC=52:54:00:d7:c0:02
+MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf"
+
+die() {
+	echo "virtio.sh: $*" >&2
+	exit 1
+}
+
+usage() {
+	echo "usage: $0 up PREFIX | down PREFIX | exec PREFIX CMD... | cleanup | kernel" >&2
+	exit 2
+}
+
+check_prefix() {
+	case "$1" in
+	xdptc-*) ;;
+	*) echo "virtio.sh: prefix '$1' must start with 'xdptc-'" >&2; exit 2 ;;
+	esac
+	[ "${#1}" -le 13 ] || { echo "virtio.sh: prefix '$1' is longer than 13 characters" >&2; exit 2; }
+}
+
+# ---- guest kernel ----
+
+# The Debian package of the guest kernel for GUEST_KERNEL.
+kernel_package() {
+	case "${GUEST_KERNEL:-6.1}" in
+	6.1) apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-6\.1\./ {print $2; exit}' ;;
+	6.12) apt-cache -t bookworm-backports depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-6\.12\./ {print $2; exit}' ;;
+	*) echo "virtio.sh: GUEST_KERNEL must be 6.1 or 6.12, not '$GUEST_KERNEL'" >&2; exit 2 ;;
+	esac
+}
+
+# Fetch and unpack the kernel into $CACHE/PKG; print that directory.
+kernel_dir() {
+	pkg=$(kernel_package)
+	[ -n "$pkg" ] || die "no guest kernel package for GUEST_KERNEL=${GUEST_KERNEL:-6.1} in apt's lists (run 'apt-get update'; 6.12 needs bookworm-backports in apt's sources)"
+	dir=$CACHE/$pkg
+	if [ ! -f "$dir/.complete" ]; then
+		echo "virtio.sh: fetching guest kernel $pkg (once)" >&2
+		mkdir -p "$CACHE/dl"
+		rm -rf "$dir"
+		(cd "$CACHE/dl" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
+			die "cannot download $pkg from Debian's archive"
+		deb=$(ls -t "$CACHE/dl/${pkg}_"*.deb | head -n 1)
+		mkdir -p "$dir"
+		dpkg-deb -x "$deb" "$dir"
+		rm -f "$deb"
+		touch "$dir/.complete"
+	fi
+	echo "$dir"
+}
+
+kernel_version() {
+	ls "$1/lib/modules" | head -n 1
+}
+
+# Build (or reuse) the initramfs for kernel directory $1; print its path.
+initramfs() {
+	kdir=$1
+	kver=$(kernel_version "$kdir")
+	sum=$(cat "$HERE/guest/initramfs-init" /bin/busybox | md5sum | cut -c1-12)
+	img=$kdir/initramfs-$sum.gz
+	if [ ! -f "$img" ]; then
+		echo "virtio.sh: building the guest initramfs for $kver" >&2
+		work=$(mktemp -d)
+		mkdir -p "$work/bin" "$work/lib/modules" "$work/proc" "$work/sys" "$work/dev"
+		cp /bin/busybox "$work/bin/busybox"
+		cp "$HERE/guest/initramfs-init" "$work/init"
+		chmod +x "$work/init"
+		depmod -b "$kdir" "$kver"
+		: > "$work/modules.list"
+		for m in $MODULES; do
+			modprobe -d "$kdir" -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
+		done | awk '!seen[$0]++' | while read -r ko; do
+			name=$(basename "$ko")
+			case "$name" in
+			*.ko.xz) xz -dc "$ko" > "$work/lib/modules/${name%.xz}"; name=${name%.xz} ;;
+			*.ko.zst) zstd -qdc "$ko" > "$work/lib/modules/${name%.zst}"; name=${name%.zst} ;;
+			*) cp "$ko" "$work/lib/modules/$name" ;;
+			esac
+			echo "$name" >> "$work/modules.list"
+		done
+		(cd "$work" && find . | cpio -o -H newc 2>/dev/null | gzip -1 > "$img.tmp")
+		mv "$img.tmp" "$img"
+		rm -rf "$work"
+	fi
+	echo "$img"
+}
+
+# ---- accelerator ----
+
+# kvm when a real boot under KVM reaches the initramfs within 20 s, else tcg; cached
+# per kernel until the host reboots.
+accel_for() {
+	vmlinuz=$1
+	img=$2
+	kver=$3
+	if [ -n "${ACCEL:-}" ]; then
+		echo "$ACCEL"
+		return
+	fi
+	cache=$STATE_DIR/accel-$kver
+	if [ -f "$cache" ]; then
+		cat "$cache"
+		return
+	fi
+	accel=tcg
+	if [ -c /dev/kvm ]; then
+		echo "virtio.sh: probing KVM with a test boot (up to 20 s)" >&2
+		log=$(mktemp)
+		timeout 20 qemu-system-x86_64 -nodefaults -accel kvm -m 256 -smp 1 -display none \
+			-no-reboot -serial "file:$log" -kernel "$vmlinuz" -initrd "$img" \
+			-append "console=ttyS0 quiet panic=-1 xdptc.probe=1" >/dev/null 2>&1 || true
+		grep -q XDPTC-BOOT-OK "$log" && accel=kvm
+		rm -f "$log"
+	fi
+	mkdir -p "$STATE_DIR"
+	echo "$accel" > "$cache"
+	echo "$accel"
+}
+
+# ---- topology ----
+
+ns_exists() {
+	ip netns list | awk '{print $1}' | grep -qx "$1"
+}
+
+down() {
+	p=$1
+	dir=$STATE_DIR/$p
+	if [ -f "$dir/qemu.pid" ]; then
+		pid=$(cat "$dir/qemu.pid" 2>/dev/null || true)
+		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+			kill "$pid" 2>/dev/null || true
+			i=0
+			while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+			kill -9 "$pid" 2>/dev/null || true
+		fi
+	fi
+	if ns_exists "$p-host"; then
+		ip netns delete "$p-host" || true
+	fi
+	rm -rf "$dir"
+	rm -f "$STATE_DIR/$p.owner"
+}
+
+owner_alive() {
+	f=$STATE_DIR/$1.owner
+	[ -f "$f" ] || return 1
+	pid=$(cat "$f" 2>/dev/null || true)
+	case "$pid" in ''|*[!0-9]*) return 1 ;; esac
+	kill -0 "$pid" 2>/dev/null
+}
+
+up() {
+	p=$1
+	ns=$p-host
+	tap=$p-t
+	dir=$STATE_DIR/$p
+	bin=${XDPTC_BIN:-$REPO/build/xdptc}
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (Debian package qemu-system-x86)"
+	[ -x "$bin" ] || die "no xdptc binary at $bin (run 'make' first)"
+	ns_exists "$ns" && die "namespace $ns exists already"
+	kdir=$(kernel_dir)
+	kver=$(kernel_version "$kdir")
+	vmlinuz=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
+	img=$(initramfs "$kdir")
+	accel=$(accel_for "$vmlinuz" "$img" "$kver")
+
+	trap 'down "$p"' EXIT
+	mkdir -p "$dir"
+	[ -n "${XDPTC_OWNER_PID:-}" ] && echo "$XDPTC_OWNER_PID" > "$STATE_DIR/$p.owner"
+	ip netns add "$ns"
+	ip -n "$ns" link set lo up
+	ip -n "$ns" tuntap add dev "$tap" mode tap
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$ns" addr add "$HOST_ADDR/30" dev "$tap"
+	ip -n "$ns" link set "$tap" up
+	ip -n "$ns" neigh replace "$GUEST_ADDR" lladdr "$GUEST_MAC" dev "$tap" nud permanent
+	tapmac=$(ip -n "$ns" -br link show dev "$tap" | awk '{print $3}')
+
+	echo "virtio.sh: booting guest $kver under $accel" >&2
+	cpu=max
+	[ "$accel" = kvm ] && cpu=host
+	ip netns exec "$ns" qemu-system-x86_64 -name "$p" -nodefaults -accel "$accel" -cpu "$cpu" \
+		-m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
+		-serial "file:$dir/console.log" \
+		-kernel "$vmlinuz" -initrd "$img" \
+		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
+		-device virtio-serial-pci -chardev "socket,id=ctl,path=$dir/ctl.sock,server=on,wait=off" \
+		-device virtserialport,chardev=ctl,name=xdptc.ctl \
+		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no,vhost=off" \
+		-device "virtio-net-pci,netdev=n0,mac=$GUEST_MAC,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off" \
+		|| die "qemu did not start"
+
+	t0=$(date +%s)
+	limit=${BOOT_TIMEOUT:-180}
+	while ! grep -q XDPTC-AGENT-READY "$dir/console.log" 2>/dev/null; do
+		if grep -q XDPTC-BOOT-FAILED "$dir/console.log" 2>/dev/null; then
+			tail -n 20 "$dir/console.log" >&2
+			die "the guest failed to boot"
+		fi
+		pid=$(cat "$dir/qemu.pid" 2>/dev/null || true)
+		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+			tail -n 20 "$dir/console.log" >&2 2>/dev/null || true
+			die "qemu exited during boot"
+		fi
+		if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then
+			tail -n 20 "$dir/console.log" >&2 2>/dev/null || true
+			die "the guest did not start its agent within $limit s (BOOT_TIMEOUT)"
+		fi
+		sleep 0.2
+	done
+	echo "virtio.sh: guest up in $(( $(date +%s) - t0 )) s" >&2
+	trap - EXIT
+	echo "SND_NS=$ns"
+	echo "SND_DEV=$tap"
+	echo "SND_ADDR=$HOST_ADDR"
+	echo "DUT_ADDR=$GUEST_ADDR"
+	echo "DUT_DEV=eth0"
+	echo "DUT_MAC=$GUEST_MAC"
+	echo "CTL_SOCK=$dir/ctl.sock"
+	echo "ACCEL=$accel"
+	echo "GUEST_KERNEL=$kver"
+	echo "QEMU_VERSION=$(qemu-system-x86_64 --version | head -n 1)"
+}
+
+cleanup() {
+	prefixes=$( { ip netns list | awk '{print $1}' | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)-host$/\1/p'
+		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)$/\1/p'
+	} | sort -u)
+	for p in $prefixes; do
+		if owner_alive "$p"; then
+			echo "leaving $p alone: its run (pid $(cat "$STATE_DIR/$p.owner")) is still going" >&2
+			continue
+		fi
+		echo "removing guest topology $p" >&2
+		down "$p"
+	done
+}
+
+[ $# -ge 1 ] || usage
+case "$1" in
+up) [ $# -eq 2 ] || usage; check_prefix "$2"; up "$2" ;;
+down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
+exec) [ $# -ge 3 ] || usage; check_prefix "$2"; p=$2; shift 2
+	exec "${XDPTC_BIN:-$REPO/build/xdptc}" guest-exec --ctl "$STATE_DIR/$p/ctl.sock" -- "$@" ;;
+cleanup) [ $# -eq 1 ] || usage; cleanup ;;
+kernel) [ $# -eq 1 ] || usage; kernel_dir ;;
+*) usage ;;
+esac
