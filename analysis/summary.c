@@ -293,6 +293,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	const json_t *caps = json_object_get(run, "capabilities");
 	const json_t *cnt = json_object_get(caps, "counters");
 	const json_t *pmu = json_object_get(caps, "pmu");
+	const json_t *guest = json_object_get(run, "guest");
 	size_t i;
 	json_t *m, *d;
 	char a[48], b[48], c[48];
@@ -312,17 +313,42 @@ int summary_render_md(const json_t *run, FILE *out)
 		json_integer_value(json_object_get(mach, "cpus")),
 		str_or(json_string_value(json_object_get(mach, "kernel_release")), "?"),
 		str_or(json_string_value(json_object_get(mach, "arch")), ""));
-	fprintf(out, "- Sender: %s, pinned to CPU %lld; %s packets per trial after a warm-up of %s; "
-		     "%lld repetitions per pass in shuffled order (seed %lld)\n",
-		str_or(json_string_value(json_object_get(set, "sender")), "?"),
-		json_integer_value(json_object_get(set, "sender_cpu")),
-		fmt_count(a, sizeof(a), json_object_get(set, "packets")),
-		fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-		json_integer_value(json_object_get(set, "reps")),
-		json_integer_value(json_object_get(set, "seed")));
-	fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the veth "
-		     "receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; timing pass with "
-		     "no tracing and BPF statistics off\n");
+	{
+		const json_t *rate = json_object_get(set, "rate_pps");
+		char r[48];
+
+		fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a "
+			     "warm-up of %s; %lld repetitions per pass in shuffled order (seed %lld)\n",
+			str_or(json_string_value(json_object_get(set, "sender")), "?"),
+			json_integer_value(json_object_get(set, "sender_cpu")),
+			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
+								 fmt_count(c, sizeof(c), rate)), r)
+						     : "unpaced",
+			fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+			fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+			json_integer_value(json_object_get(set, "reps")),
+			json_integer_value(json_object_get(set, "seed")));
+	}
+	if (guest) {
+		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
+
+		fprintf(out, "- Guest (the DUT is its virtio-net eth0): kernel %s, %lld vCPU, %s, %s\n",
+			str_or(json_string_value(json_object_get(guest, "kernel_release")), "?"),
+			json_integer_value(json_object_get(guest, "vcpus")),
+			str_or(json_string_value(json_object_get(guest, "accelerator")), "?"),
+			str_or(json_string_value(json_object_get(guest, "qemu")), "?"));
+		fprintf(out, "- Time: cpu_ns_per_pkt = host CPU time of the guest's vCPU thread over "
+			     "pkts_at_dut; timing pass with no tracing and BPF statistics off\n");
+		if (emulated)
+			fprintf(out, "- **These are emulation times (TCG)**: the guest's instructions "
+				     "are translated and run by qemu, so only the within-run "
+				     "comparison and the counts carry meaning, not the absolute "
+				     "nanoseconds\n");
+	} else {
+		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
+			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
+			     "timing pass with no tracing and BPF statistics off\n");
+	}
 	fprintf(out, "- Cycles: %s\n",
 		json_is_true(json_object_get(pmu, "available"))
 			? "PMU counters (perf_event_open, all CPUs)"
@@ -390,7 +416,6 @@ int summary_render_md(const json_t *run, FILE *out)
 	if (small)
 		fprintf(out, "\nWith fewer than 10 pairs the bootstrap interval of the median is close to "
 			     "the range of the pairs; raise the repetitions for a sharper interval.\n");
-	(void)c;
 	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "
 		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "

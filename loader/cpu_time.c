@@ -76,3 +76,51 @@ uint64_t cpus_busy_ns(void)
 	fclose(f);
 	return busy;
 }
+
+int vcpu_threads_find(int pid, struct softirq_tasks *t)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+
+	t->n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	while (d && (de = readdir(d)) && t->n < CPU_TIME_MAX_TASKS) {
+		char cpath[300], comm[64] = "";
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", pid, de->d_name);
+		f = fopen(cpath, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "CPU ", 4))
+			t->pid[t->n++] = atoi(de->d_name);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return t->n;
+}
+
+uint64_t threads_cpu_ns(int pid, const struct softirq_tasks *t)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		char path[96];
+		unsigned long long ns = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, t->pid[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &ns) == 1)
+			sum += ns;
+		fclose(f);
+	}
+	return sum;
+}

@@ -24,6 +24,14 @@ int softirq_tasks_find(struct softirq_tasks *t);
  * gone counts 0). */
 uint64_t softirq_tasks_cpu_ns(const struct softirq_tasks *t);
 
+/* vcpu_threads_find - the threads of qemu process @pid named "CPU N/..." (its vCPUs;
+ * qemu names them with -name ...,debug-threads=on). Returns how many. */
+int vcpu_threads_find(int pid, struct softirq_tasks *t);
+
+/* threads_cpu_ns - summed on-CPU time of threads @t of process @pid
+ * (/proc/PID/task/TID/schedstat), ns. */
+uint64_t threads_cpu_ns(int pid, const struct softirq_tasks *t);
+
 /* task_cpu_ns - on-CPU time of task @pid (/proc/<pid>/schedstat), ns; 0 on error. */
 uint64_t task_cpu_ns(int pid);
 

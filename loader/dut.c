@@ -586,6 +586,14 @@ int dut_agent_serve(int fd, const char *dev)
 		json_t *j;
 		int e;
 
+		if (n == -EPIPE) {
+			/* a virtio-serial port reads as end of input while no host is
+			 * connected: wait for one */
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = 100000000L };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		if (n < 0)
 			break;
 		err[0] = '\0';

@@ -51,7 +51,8 @@ struct topology {
 	char prefix[16];
 	char snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16], snd_addr[48], dut_addr[48];
 	char dut_mac[24];
-	char ctl_sock[128], accel[16], guest_kernel[64], qemu_version[128];
+	char ctl_sock[128], accel[16], accel_reason[128], guest_kernel[64], qemu_version[128];
+	char qemu_pid[16];
 	int up;
 };
 
@@ -85,8 +86,10 @@ static int topology_cmd(const struct run_opts *o, const char *verb, struct topol
 		copy_val(t->dut_mac, sizeof(t->dut_mac), line, "DUT_MAC");
 		copy_val(t->ctl_sock, sizeof(t->ctl_sock), line, "CTL_SOCK");
 		copy_val(t->accel, sizeof(t->accel), line, "ACCEL");
+		copy_val(t->accel_reason, sizeof(t->accel_reason), line, "ACCEL_REASON");
 		copy_val(t->guest_kernel, sizeof(t->guest_kernel), line, "GUEST_KERNEL");
 		copy_val(t->qemu_version, sizeof(t->qemu_version), line, "QEMU_VERSION");
+		copy_val(t->qemu_pid, sizeof(t->qemu_pid), line, "QEMU_PID");
 	}
 	return pclose(p) == 0 ? 0 : -EIO;
 }
@@ -146,6 +149,7 @@ static json_t *trial_json(const struct trial_result *r, int rep, int seq, bool c
 	SETI("dut_rx_packets", r->dut_rx_packets);
 	SETI("dut_rx_dropped", r->dut_rx_dropped);
 	SETI("snd_tx_dropped", r->snd_tx_dropped);
+	SETI("lost_before_dut", r->lost_before_dut);
 	SETI("pkts_at_dut", r->pkts_at_dut);
 	SETI("unexplained_loss", r->unexplained);
 	json_object_set_new(t, "valid", json_boolean(r->valid));
@@ -153,6 +157,8 @@ static json_t *trial_json(const struct trial_result *r, int rep, int seq, bool c
 	SETI("sender_cpu_ns", r->sender_cpu_ns);
 	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
 	SETI("cpus_busy_ns", r->cpus_busy_ns);
+	if (r->vcpu_ns)
+		SETI("guest_vcpu_ns", r->vcpu_ns);
 	SETR("cpu_ns_per_pkt", r->cpu_ns_per_pkt);
 	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
 	if (r->have_pmu) {
@@ -238,6 +244,7 @@ static json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "frame_len", json_integer(o->payload_len + 42));
 	json_object_set_new(s, "sender", json_string("udp"));
 	json_object_set_new(s, "sender_cpu", json_integer(o->sender_cpu));
+	json_object_set_new(s, "rate_pps", json_integer((json_int_t)o->rate_pps));
 	json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(s, "order", json_string("seeded shuffle per repetition"));
 	json_object_set_new(s, "passes", json_string("timing, count, bpfstats"));
@@ -393,7 +400,7 @@ static json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote
 		json_object_set_new(pmu_j, "reason", json_string(pmu_why));
 	json_object_set_new(caps, "pmu", pmu_j);
 	json_object_set_new(caps, "time_metric",
-			    json_string(remote ? "cpu_ns_per_pkt (the guest's busy time, /proc/stat)"
+			    json_string(remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
 				: have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
 					   : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
 	json_object_set_new(cnt_j, "backend",
@@ -412,6 +419,7 @@ static json_t *guest_json(const struct topology *t)
 
 	json_object_set_new(g, "kernel_release", json_string(t->guest_kernel));
 	json_object_set_new(g, "accelerator", json_string(t->accel));
+	json_object_set_new(g, "accelerator_reason", json_string(t->accel_reason));
 	json_object_set_new(g, "qemu", json_string(t->qemu_version));
 	json_object_set_new(g, "vcpus", json_integer(1));
 	json_object_set_new(g, "emulated_time", json_boolean(strcmp(t->accel, "kvm") != 0));
@@ -482,7 +490,15 @@ int run_main(const struct run_opts *o)
 
 	memset(&env, 0, sizeof(env));
 	env.dut = &dut;
-	env.cpu_source = remote ? CPU_DUT_BUSY : CPU_SENDER_AND_SOFTIRQ;
+	env.cpu_source = remote ? CPU_GUEST_VCPU : CPU_SENDER_AND_SOFTIRQ;
+	if (remote) {
+		env.qemu_pid = atoi(topo.qemu_pid);
+		if (env.qemu_pid <= 0 || vcpu_threads_find(env.qemu_pid, &env.vcpus) <= 0) {
+			fprintf(stderr, "xdptc: cannot find the guest's vCPU threads (qemu pid '%s')\n",
+				topo.qemu_pid);
+			goto out;
+		}
+	}
 	env.snd_netns = topo.snd_ns;
 	env.snd_dev = topo.snd_dev;
 	env.dst_addr = topo.dut_addr;
@@ -496,12 +512,12 @@ int run_main(const struct run_opts *o)
 
 	/* the lines that decide this run's metrics */
 	if (remote)
-		snprintf(pmu_why, sizeof(pmu_why), "not measured in a guest: cpu_ns_per_pkt is the "
-						   "guest's busy time");
+		snprintf(pmu_why, sizeof(pmu_why), "not measured for a guest: cpu_ns_per_pkt is the "
+						   "host CPU time of the guest's vCPU thread");
 	else
 		have_pmu = pmu_open(&pmu, pmu_why, sizeof(pmu_why)) == 0;
 	fprintf(stderr, "xdptc: time per packet from %s%s\n",
-		remote ? "the guest's busy time" : "per-task CPU time",
+		remote ? "the guest's vCPU thread time" : "per-task CPU time",
 		have_pmu ? "; cycles and instructions from the PMU" : "");
 	if (!have_pmu)
 		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", pmu_why);

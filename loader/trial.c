@@ -106,7 +106,7 @@ static int dev_stats_in(const char *netns, const char *dev, struct netdev_stats 
 struct snapshot {
 	struct dut_snapshot dut;
 	struct netdev_stats snd;
-	uint64_t cycles, instructions;
+	uint64_t cycles, instructions, vcpu_ns;
 };
 
 static int snapshot_take(const struct trial_env *env, enum trial_pass pass, struct snapshot *s)
@@ -119,6 +119,8 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 		return e;
 	if (pass == PASS_TIMING && env->pmu && (e = pmu_read(env->pmu, &s->cycles, &s->instructions)))
 		return e;
+	if (env->cpu_source == CPU_GUEST_VCPU)
+		s->vcpu_ns = threads_cpu_ns(env->qemu_pid, &env->vcpus);
 	return 0;
 }
 
@@ -161,12 +163,19 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
 	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
 	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
-	lost = r->dut_rx_dropped + r->snd_tx_dropped;
+	/* Some drivers count their XDP_DROP verdicts as rx_dropped (virtio-net does, veth
+	 * does not): in XDP modes only the rx drops beyond the program's are loss. */
+	lost = r->dut_rx_dropped;
+	if (r->mode == MODE_XDPDRV || r->mode == MODE_XDPGENERIC)
+		lost = lost > r->dropped ? lost - r->dropped : 0;
+	r->lost_before_dut = lost + r->snd_tx_dropped;
+	lost = r->lost_before_dut;
 	r->unexplained = (int64_t)r->sent - (int64_t)r->pkts_at_dut - (int64_t)lost;
 	r->valid = r->sent > 0 &&
 		   (uint64_t)llabs(r->unexplained) * 1000 <= r->sent; /* <= 0.1% */
-	cpu = env->cpu_source == CPU_DUT_BUSY ? r->cpus_busy_ns
-					      : r->sender_cpu_ns + r->softirq_cpu_ns;
+	r->vcpu_ns = e->vcpu_ns - b->vcpu_ns;
+	cpu = env->cpu_source == CPU_GUEST_VCPU ? r->vcpu_ns
+						: r->sender_cpu_ns + r->softirq_cpu_ns;
 	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : 0.0;
 	if (r->pass == PASS_TIMING && env->pmu) {
 		r->have_pmu = true;

@@ -25,7 +25,7 @@ enum trial_pass { PASS_TIMING = DUT_PASS_TIMING, PASS_COUNT = DUT_PASS_COUNT,
 /* Whose CPU time is the packets' cost. */
 enum cpu_source {
 	CPU_SENDER_AND_SOFTIRQ, /* veth: the sender thread runs the receive softirq itself */
-	CPU_DUT_BUSY,           /* virtio: the guest's busy time (its own CPUs) */
+	CPU_GUEST_VCPU,         /* virtio: the host CPU time of the guest's vCPU threads */
 };
 
 const char *trial_pass_name(enum trial_pass p);
@@ -44,6 +44,8 @@ struct trial_env {
 	uint64_t rate_pps;               /* 0: as fast as possible */
 	volatile int *stop;              /* set by a signal handler: abandon the trial */
 	struct pmu_counters *pmu;        /* timing pass: open PMU counters (local DUT), or NULL */
+	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
+	struct softirq_tasks vcpus;      /* ... and its vCPU threads */
 };
 
 struct trial_result {
@@ -57,15 +59,18 @@ struct trial_result {
 	uint64_t dut_rx_dropped, snd_tx_dropped; /* loss before the DUT's program: the DUT's
 						  * rx drops, the sending device's tx drops
 						  * (veth peer, or the tap towards the guest) */
+	uint64_t lost_before_dut; /* tx drops towards the DUT + rx drops not by the program */
 	uint64_t pkts_at_dut;     /* the denominator: verdicts (or rx_packets for none) */
 	int64_t unexplained;      /* sent - pkts_at_dut - lost before the DUT */
 	bool valid;               /* |unexplained| <= 0.1% of sent */
 	uint64_t wall_ns;         /* the sender's window, ns */
 	uint64_t sender_cpu_ns;   /* the sender thread's CPU time, ns */
 	uint64_t softirq_cpu_ns;  /* ksoftirqd/napi threads' CPU time on the DUT's machine, ns */
-	uint64_t cpus_busy_ns;    /* all CPUs' busy time on the DUT's machine, ns */
+	uint64_t cpus_busy_ns;    /* all CPUs' busy time on the DUT's machine, ns (/proc/stat,
+				   * USER_HZ resolution: a cross-check only) */
+	uint64_t vcpu_ns;         /* virtio: host CPU time of the guest's vCPU threads, ns */
 	double cpu_ns_per_pkt;    /* veth: (sender + softirq threads) / pkts_at_dut;
-				   * virtio: the guest's busy time / pkts_at_dut */
+				   * virtio: vCPU threads' time / pkts_at_dut */
 	bool have_pmu;
 	uint64_t cycles, instructions;
 	bool have_counts;

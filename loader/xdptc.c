@@ -15,6 +15,7 @@
  */
 #include <bpf/libbpf.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -32,11 +33,15 @@
 #include "bpf_log.h"
 #include "cli_parse.h"
 #include "drop_prog.h"
+#include "dut.h"
 #include "netns.h"
 #include "run.h"
 #include "udp_sender.h"
 
 #define EXIT_USAGE 2
+/* virtio defaults, sized for a TCG guest on a 2-vCPU host (see README) */
+#define VIRTIO_DEFAULT_PACKETS 20000
+#define VIRTIO_DEFAULT_RATE 10000
 
 #ifndef CAP_BPF
 #define CAP_BPF 39
@@ -472,6 +477,89 @@ static int cmd_send(int argc, char **argv)
 	return 0;
 }
 
+/* ---- agent (inside a guest) and guest-exec ---- */
+
+static int cmd_agent(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc agent --serial PORT --dev IF\n"
+		"Inside a virtio guest (started by topologies/guest/guest-init.sh): serve the\n"
+		"host's requests (attach, detach, snapshot, counters, bpfstats, exec) on the\n"
+		"virtio-serial PORT for the DUT interface IF. Not for use on the host.\n";
+	static const struct option opts[] = {
+		{ "serial", required_argument, NULL, 's' }, { "dev", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	const char *port = NULL, *dev = NULL;
+	int c, fd, e;
+
+	while ((c = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': port = optarg; break;
+		case 'd': dev = optarg; break;
+		case 'h': printf("%s", help); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (!port || !dev)
+		return need_opt("agent", "--serial PORT and --dev IF");
+	fd = open(port, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "xdptc agent: cannot open %s: %s\n", port, strerror(errno));
+		return 1;
+	}
+	printf("XDPTC-AGENT-READY on %s for %s\n", port, dev);
+	fflush(stdout);
+	e = dut_agent_serve(fd, dev);
+	close(fd);
+	return e ? 1 : 0;
+}
+
+static int cmd_guest_exec(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc guest-exec --ctl SOCKET -- COMMAND...\n"
+		"Run a shell command inside a running virtio guest through its agent's control\n"
+		"socket (/run/xdptc/PREFIX/ctl.sock); print its output; exit with its status.\n";
+	static const struct option opts[] = {
+		{ "ctl", required_argument, NULL, 'c' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *ctl = NULL;
+	char cmd[1000] = "", out[16384], err[512];
+	struct dut d;
+	int c, st = 0, e;
+
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': ctl = optarg; break;
+		case 'h': printf("%s", help); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (!ctl || optind >= argc)
+		return need_opt("guest-exec", "--ctl SOCKET and a COMMAND");
+	if ((c = check_privilege()))
+		return c;
+	for (int i = optind; i < argc; i++) {
+		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 2);
+		strcat(cmd, " ");
+	}
+	e = dut_remote_connect(&d, ctl, 10000, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", err);
+		return 1;
+	}
+	e = dut_exec(&d, cmd, &st, out, sizeof(out));
+	dut_close(&d);
+	if (e) {
+		fprintf(stderr, "xdptc: guest-exec failed: %s\n", out[0] ? out : strerror(-e));
+		return 1;
+	}
+	fputs(out, stdout);
+	return st;
+}
+
 /* ---- run / cleanup ---- */
 
 static void default_topologies_dir(char *buf, size_t len)
@@ -501,15 +589,18 @@ static void default_topologies_dir(char *buf, size_t len)
 static int cmd_run(int argc, char **argv)
 {
 	static const char help[] =
-		"usage: xdptc run [--topology veth] [--packets N] [--reps N] [--modes LIST]\n"
-		"                 [--warmup N] [--cpu N] [--port N] [--size B] [--seed N]\n"
-		"                 [--out DIR] [--quiet]\n"
+		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--modes LIST]\n"
+		"                 [--warmup N] [--cpu N] [--port N] [--size B] [--rate PPS]\n"
+		"                 [--guest-kernel 6.1|6.12] [--seed N] [--out DIR] [--quiet]\n"
 		"Build the topology, run interleaved trials of every mode in three passes\n"
 		"(timing: no tracing, BPF stats off; count: skb tracepoints; bpfstats: BPF\n"
 		"run time), write DIR/<UTC timestamp>-<topology>/run.json and summary.md,\n"
 		"print the summary, and remove the topology (also on error and Ctrl-C).\n"
-		"  --topology  veth (default)\n"
-		"  --packets   packets per measured window, k/M suffixes (default 1M)\n"
+		"  --topology  veth (default): a veth pair between two namespaces;\n"
+		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
+		"  --packets   packets per measured window, k/M suffixes (default 1M; virtio 20k)\n"
+		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 10k)\n"
+		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
 		"  --reps      repetitions per pass, 2-100 (default 5)\n"
 		"  --modes     comma list of none, xdpdrv, xdpgeneric, tc (default tc,xdpdrv)\n"
 		"  --warmup    packets sent before each window (default 10% of --packets)\n"
@@ -529,9 +620,11 @@ static int cmd_run(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' },     { "size", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },     { "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },          { "verbose", no_argument, NULL, 'v' },
+		{ "rate", required_argument, NULL, 'R' },     { "guest-kernel", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
+	int packets_set = 0, rate_set = 0;
 	struct run_opts o = {
 		.topology = "veth", .out_dir = "results", .packets = 1000000, .reps = 5,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
@@ -544,16 +637,27 @@ static int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:m:w:C:p:s:S:o:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:m:w:C:p:s:S:o:R:G:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (strcmp(optarg, "veth"))
-				return bad_value("--topology", optarg, "veth");
+			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
+				return bad_value("--topology", optarg, "veth or virtio");
 			o.topology = optarg;
+			break;
+		case 'R':
+			if (parse_count(optarg, 100000000ull, &o.rate_pps))
+				return bad_value("--rate", optarg, "packets per second such as 20k");
+			rate_set = 1;
+			break;
+		case 'G':
+			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
+				return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
+			setenv("GUEST_KERNEL", optarg, 1);
 			break;
 		case 'P':
 			if (parse_count(optarg, 1000000000000ull, &o.packets) || !o.packets)
 				return bad_value("--packets", optarg, "a packet count such as 1M");
+			packets_set = 1;
 			break;
 		case 'r':
 			if (parse_count(optarg, 100, &v) || v < 2)
@@ -606,6 +710,14 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(o.topology, "virtio")) {
+		/* an emulated guest drops tens of thousands of packets per second, not
+		 * millions: fewer packets, paced so the tap's queue never overflows */
+		if (!packets_set)
+			o.packets = VIRTIO_DEFAULT_PACKETS;
+		if (!rate_set)
+			o.rate_pps = VIRTIO_DEFAULT_RATE;
+	}
 	o.warmup = warmup == UINT64_MAX ? o.packets / 10 : warmup;
 	if ((c = check_privilege()))
 		return c;
@@ -630,7 +742,8 @@ static int cmd_cleanup(int argc, char **argv)
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
-	snprintf(cmd, sizeof(cmd), "sh '%s/veth.sh' cleanup", topodir);
+	snprintf(cmd, sizeof(cmd), "sh '%s/veth.sh' cleanup && sh '%s/virtio.sh' cleanup", topodir,
+		 topodir);
 	if (system(cmd) != 0)
 		return 1;
 	n = clsact_markers_prune();
@@ -647,6 +760,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "attach", cmd_attach }, { "detach", cmd_detach }, { "status", cmd_status },
 		{ "send", cmd_send },     { "run", cmd_run },       { "cleanup", cmd_cleanup },
+		{ "agent", cmd_agent },   { "guest-exec", cmd_guest_exec },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

@@ -15,6 +15,7 @@
 #   XDPTC_OWNER_PID=PID     the run that owns the topology (see veth.sh)
 #   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
 #   ACCEL=kvm|tcg           skip the accelerator probe
+#   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
 #
 # The guest kernel comes from Debian's package (apt-get download + dpkg-deb -x into the
 # cache; nothing is installed on the host). The initramfs (busybox-static plus the
@@ -28,6 +29,7 @@
 set -eu
 
 STATE_DIR=/run/xdptc
+QEMU=${QEMU:-qemu-system-x86_64}
 CACHE=${XDPTC_CACHE:-/var/cache/xdptc}
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
@@ -126,14 +128,15 @@ initramfs() {
 
 # ---- accelerator ----
 
-# kvm when a real boot under KVM reaches the initramfs within 20 s, else tcg; cached
-# per kernel until the host reboots.
+# Prints "kvm|REASON" when a real boot under KVM reaches the initramfs within 20 s, else
+# "tcg|REASON"; cached per kernel until the host reboots. /dev/kvm alone proves nothing:
+# on some hosts it exists but guests hang under it.
 accel_for() {
 	vmlinuz=$1
 	img=$2
 	kver=$3
 	if [ -n "${ACCEL:-}" ]; then
-		echo "$ACCEL"
+		echo "$ACCEL|chosen with ACCEL=$ACCEL"
 		return
 	fi
 	cache=$STATE_DIR/accel-$kver
@@ -141,19 +144,24 @@ accel_for() {
 		cat "$cache"
 		return
 	fi
-	accel=tcg
-	if [ -c /dev/kvm ]; then
+	if [ ! -c /dev/kvm ]; then
+		result="tcg|no /dev/kvm"
+	else
 		echo "virtio.sh: probing KVM with a test boot (up to 20 s)" >&2
 		log=$(mktemp)
-		timeout 20 qemu-system-x86_64 -nodefaults -accel kvm -m 256 -smp 1 -display none \
+		timeout 20 "$QEMU" -nodefaults -accel kvm -m 256 -smp 1 -display none \
 			-no-reboot -serial "file:$log" -kernel "$vmlinuz" -initrd "$img" \
 			-append "console=ttyS0 quiet panic=-1 xdptc.probe=1" >/dev/null 2>&1 || true
-		grep -q XDPTC-BOOT-OK "$log" && accel=kvm
+		if grep -q XDPTC-BOOT-OK "$log"; then
+			result="kvm|a test boot under KVM succeeded"
+		else
+			result="tcg|a test boot under KVM did not finish within 20 s"
+		fi
 		rm -f "$log"
 	fi
 	mkdir -p "$STATE_DIR"
-	echo "$accel" > "$cache"
-	echo "$accel"
+	echo "$result" > "$cache"
+	echo "$result"
 }
 
 # ---- topology ----
@@ -195,14 +203,16 @@ up() {
 	tap=$p-t
 	dir=$STATE_DIR/$p
 	bin=${XDPTC_BIN:-$REPO/build/xdptc}
-	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (Debian package qemu-system-x86)"
+	command -v "$QEMU" >/dev/null || die "$QEMU is not installed (Debian package qemu-system-x86)"
 	[ -x "$bin" ] || die "no xdptc binary at $bin (run 'make' first)"
 	ns_exists "$ns" && die "namespace $ns exists already"
 	kdir=$(kernel_dir)
 	kver=$(kernel_version "$kdir")
 	vmlinuz=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
 	img=$(initramfs "$kdir")
-	accel=$(accel_for "$vmlinuz" "$img" "$kver")
+	accel_line=$(accel_for "$vmlinuz" "$img" "$kver")
+	accel=${accel_line%%|*}
+	accel_reason=${accel_line#*|}
 
 	trap 'down "$p"' EXIT
 	mkdir -p "$dir"
@@ -216,10 +226,10 @@ up() {
 	ip -n "$ns" neigh replace "$GUEST_ADDR" lladdr "$GUEST_MAC" dev "$tap" nud permanent
 	tapmac=$(ip -n "$ns" -br link show dev "$tap" | awk '{print $3}')
 
-	echo "virtio.sh: booting guest $kver under $accel" >&2
+	echo "virtio.sh: booting guest $kver under $accel ($accel_reason)" >&2
 	cpu=max
 	[ "$accel" = kvm ] && cpu=host
-	ip netns exec "$ns" qemu-system-x86_64 -name "$p" -nodefaults -accel "$accel" -cpu "$cpu" \
+	ip netns exec "$ns" "$QEMU" -name "$p,debug-threads=on" -nodefaults -accel "$accel" -cpu "$cpu" \
 		-m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
 		-serial "file:$dir/console.log" \
 		-kernel "$vmlinuz" -initrd "$img" \
@@ -258,9 +268,11 @@ up() {
 	echo "DUT_DEV=eth0"
 	echo "DUT_MAC=$GUEST_MAC"
 	echo "CTL_SOCK=$dir/ctl.sock"
+	echo "QEMU_PID=$(cat "$dir/qemu.pid")"
 	echo "ACCEL=$accel"
+	echo "ACCEL_REASON=$accel_reason"
 	echo "GUEST_KERNEL=$kver"
-	echo "QEMU_VERSION=$(qemu-system-x86_64 --version | head -n 1)"
+	echo "QEMU_VERSION=$("$QEMU" --version | head -n 1)"
 }
 
 cleanup() {
