@@ -2,12 +2,14 @@
 #
 #   make            build build/xdptc (BPF objects, skeletons, loader)
 #   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
+#   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
 #
-# Variables for run-veth: PACKETS (per trial), REPS, MODES (comma list), WARMUP (packets
-# before each window), and on the command line only: CPU (sender CPU), PORT, OUT
-# (results parent directory).
+# Variables for run-veth and run-virtio: PACKETS (per trial), REPS, MODES (comma list),
+# WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (6.1 or
+# 6.12, virtio), and on the command line only: CPU (sender CPU), PORT, OUT (results
+# parent directory).
 
 CC      ?= gcc
 CLANG   ?= clang
@@ -38,10 +40,11 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(wildcard test
 cmdline = $(if $(filter command line,$(origin $(1))),$($(1)))
 RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(REPS)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
+	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
-.PHONY: all deps run-veth test unit-test integration-test cleanup clean
+.PHONY: all deps run-veth run-virtio test unit-test integration-test cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -75,13 +78,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $^ $(LIBS) -lcmocka -o $@
 
-$(BUILD)/tests/%: tests/integration/%.c $(LIB_OBJ) $(BUILD)/xdptc
+$(BUILD)/tests/%: tests/integration/%.c tests/integration/*.h $(LIB_OBJ) $(BUILD)/xdptc
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 
 run-veth: deps
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology veth $(RUN_ARGS))
+
+run-virtio: deps
+	@$(MAKE) --no-print-directory -s all
+	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
 
 test: deps
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)

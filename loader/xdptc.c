@@ -40,8 +40,8 @@
 
 #define EXIT_USAGE 2
 /* virtio defaults, sized for a TCG guest on a 2-vCPU host (see README) */
-#define VIRTIO_DEFAULT_PACKETS 20000
-#define VIRTIO_DEFAULT_RATE 10000
+#define VIRTIO_DEFAULT_PACKETS 100000
+#define VIRTIO_DEFAULT_RATE 50000
 
 #ifndef CAP_BPF
 #define CAP_BPF 39
@@ -598,8 +598,8 @@ static int cmd_run(int argc, char **argv)
 		"print the summary, and remove the topology (also on error and Ctrl-C).\n"
 		"  --topology  veth (default): a veth pair between two namespaces;\n"
 		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
-		"  --packets   packets per measured window, k/M suffixes (default 1M; virtio 20k)\n"
-		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 10k)\n"
+		"  --packets   packets per measured window, k/M suffixes (default 1M; virtio 100k)\n"
+		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 50k)\n"
 		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
 		"  --reps      repetitions per pass, 2-100 (default 5)\n"
 		"  --modes     comma list of none, xdpdrv, xdpgeneric, tc (default tc,xdpdrv)\n"

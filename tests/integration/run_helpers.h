@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_helpers.h: what the `xdptc run` integration tests share: the topology prefix a
+ * run announced, what is left of it, its run directory and its run.json summaries.
+ * Include after <cmocka.h>, <jansson.h>, <dirent.h>, <math.h>, <stdio.h>, <string.h>.
+ */
+#ifndef XDPTC_TEST_RUN_HELPERS_H
+#define XDPTC_TEST_RUN_HELPERS_H
+
+/* The topology prefix a run announced on stderr ("veth topology xdptc-XXXXXX: up"),
+ * read from the file @log; "" when it said none. */
+static inline void run_prefix(const char *log, char *prefix, size_t len)
+{
+	FILE *f = fopen(log, "r");
+	char line[512];
+
+	prefix[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "topology xdptc-");
+
+		if (p && strstr(line, ": up")) {
+			snprintf(prefix, len, "%.12s", p + 9);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Namespaces and links whose names start with @prefix right now. */
+static inline int count_leftovers(const char *prefix)
+{
+	char cmd[256];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd),
+		 "{ ip netns list; ip -o link show; } 2>/dev/null | grep -c '%s'", prefix);
+	p = popen(cmd, "r");
+	if (p) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+/* The one run directory under @parent (NULL when there is none). */
+static inline char *find_run_dir(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *de;
+	char *found = NULL;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&found, "%s/%s", parent, de->d_name) < 0)
+			found = NULL;
+		break;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static inline json_t *mode_summary(json_t *run, const char *mode)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "mode")), mode))
+			return m;
+	return NULL;
+}
+
+static inline double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+
+#endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Integration tests of the virtio topology: a CI-sized real run in a TCG guest whose
+ * run.json must show the mechanism (TC builds an skb and enters the stack for every
+ * packet; native XDP on virtio-net does neither), and a guest that does not boot in
+ * time, which must fail clearly and leave nothing running.
+ * Needs root, qemu and network access to Debian's archive on first use (the guest
+ * kernel is cached in /var/cache/xdptc). Run from the repository root.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static const char *xdptc = "./build/xdptc";
+
+#include "run_helpers.h"
+
+/* Nothing of topology @prefix is left: namespace, qemu process, run directory. */
+static void assert_guest_gone(const char *prefix)
+{
+	char cmd[256], path[128];
+	int st;
+
+	assert_int_equal(count_leftovers(prefix), 0);
+	snprintf(cmd, sizeof(cmd), "pgrep -f '[q]emu-system-x86_64 -name %s' >/dev/null", prefix);
+	st = system(cmd);
+	assert_int_not_equal(WEXITSTATUS(st), 0); /* no such process */
+	snprintf(path, sizeof(path), "/run/xdptc/%s", prefix);
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static void test_virtio_run_shows_the_mechanism(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", cmd[512], path[600], prefix[16];
+	json_error_t jerr;
+	json_t *run, *tc, *xdp, *guest;
+	char *dir;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "%s run --topology virtio --packets 20k --rate 20k --reps 2 "
+				   "--seed 3 --out %s --quiet 2>%s/stderr.log", xdptc, tmpl, tmpl);
+	st = system(cmd);
+	snprintf(path, sizeof(path), "%s/stderr.log", tmpl);
+	run_prefix(path, prefix, sizeof(prefix));
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(cmd, sizeof(cmd), "tail -n 30 %s", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
+	unlink(path);
+	dir = find_run_dir(tmpl);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, &jerr);
+	assert_non_null(run);
+	assert_string_equal(json_string_value(json_object_get(run, "topology")), "virtio");
+	guest = json_object_get(run, "guest");
+	assert_non_null(json_string_value(json_object_get(guest, "kernel_release")));
+	assert_non_null(json_string_value(json_object_get(guest, "accelerator")));
+	tc = mode_summary(run, "tc");
+	xdp = mode_summary(run, "xdpdrv");
+	assert_non_null(tc);
+	assert_non_null(xdp);
+	printf("# guest %s under %s\n", json_string_value(json_object_get(guest, "kernel_release")),
+	       json_string_value(json_object_get(guest, "accelerator")));
+	printf("# tc: pkts_at_dut %.0f built/pkt %.4f stack/pkt %.4f cpu_ns/pkt %.1f\n",
+	       num(tc, "pkts_at_dut"), num(tc, "skbs_built_per_pkt"),
+	       num(tc, "stack_entries_per_pkt"), num(tc, "cpu_ns_per_pkt"));
+	printf("# xdpdrv: pkts_at_dut %.0f built/pkt %.4f stack/pkt %.4f cpu_ns/pkt %.1f\n",
+	       num(xdp, "pkts_at_dut"), num(xdp, "skbs_built_per_pkt"),
+	       num(xdp, "stack_entries_per_pkt"), num(xdp, "cpu_ns_per_pkt"));
+	/* the mechanism: TC builds an skb and enters the stack for each packet ... */
+	assert_true(num(tc, "skbs_built_per_pkt") >= 0.99);
+	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
+	/* ... native XDP on virtio-net does neither */
+	assert_true(num(xdp, "skbs_built_per_pkt") <= 0.01);
+	assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
+	/* verdicts equal the packets that reached the guest, in every trial */
+	{
+		size_t i;
+		json_t *t;
+
+		json_array_foreach(json_object_get(run, "trials"), i, t) {
+			double sent = num(t, "sent"), at = num(t, "pkts_at_dut"),
+			       lost = num(t, "lost_before_dut");
+
+			assert_true(json_is_true(json_object_get(t, "valid")));
+			assert_true(fabs(sent - lost - at) <= sent * 0.001);
+			assert_true(fabs(num(t, "dropped") - at) < 1); /* all to port 9999 */
+		}
+	}
+	/* guest time measured for both */
+	assert_true(num(tc, "cpu_ns_per_pkt") > 0);
+	assert_true(num(xdp, "cpu_ns_per_pkt") > 0);
+	json_decref(run);
+	free(dir);
+	assert_guest_gone(prefix);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_guest_boot_timeout_fails_cleanly(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", cmd[512], path[600], prefix[16], out[4096] = "";
+	FILE *f;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "BOOT_TIMEOUT=1 %s run --topology virtio --reps 2 --out %s "
+				   "2>%s.log", xdptc, tmpl, tmpl);
+	st = system(cmd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+	snprintf(path, sizeof(path), "%s.log", tmpl);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	if (!fread(out, 1, sizeof(out) - 1, f))
+		out[0] = '\0';
+	fclose(f);
+	printf("# %s", strstr(out, "virtio.sh: the guest") ? strstr(out, "virtio.sh: the guest") : out);
+	assert_non_null(strstr(out, "did not start its agent within 1 s"));
+	run_prefix(path, prefix, sizeof(prefix));
+	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
+	unlink(path);
+	assert_guest_gone(prefix);
+	assert_null(find_run_dir(tmpl)); /* nothing half-written */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_missing_qemu_is_one_sentence(void **state)
+{
+	char cmd[256], out[2048] = "";
+	FILE *p;
+	int st;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "QEMU=/nonexistent/qemu %s run --topology virtio --out /tmp 2>&1",
+		 xdptc);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fread(out, 1, sizeof(out) - 1, p))
+		out[0] = '\0';
+	st = pclose(p);
+	assert_int_equal(WEXITSTATUS(st), 1);
+	assert_non_null(strstr(out, "is not installed (Debian package qemu-system-x86)"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_virtio_run_shows_the_mechanism),
+		cmocka_unit_test(test_guest_boot_timeout_fails_cleanly),
+		cmocka_unit_test(test_missing_qemu_is_one_sentence),
+	};
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_run_virtio needs root\n");
+		return 1;
+	}
+	if (getenv("XDPTC_BIN"))
+		xdptc = getenv("XDPTC_BIN");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
