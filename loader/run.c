@@ -468,7 +468,11 @@ int run_main(const struct run_opts *o)
 
 	fprintf(stderr, "xdptc: %s topology %s: up\n", o->topology, topo.prefix);
 	if (topology_cmd(o, "up", &topo) || !topo.dut_dev[0]) {
-		fprintf(stderr, "xdptc: building the %s topology failed (see above)\n", o->topology);
+		if (g_stop)
+			fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");
+		else
+			fprintf(stderr, "xdptc: building the %s topology failed (see above)\n",
+				o->topology);
 		goto out;
 	}
 	topo.up = 1;

@@ -68,6 +68,7 @@ up() {
 		exit 1
 	fi
 	trap 'down "$p"' EXIT
+	trap 'exit 130' INT TERM HUP
 	if [ -n "${XDPTC_OWNER_PID:-}" ]; then
 		mkdir -p "$STATE_DIR"
 		echo "$XDPTC_OWNER_PID" > "$STATE_DIR/$p.owner"

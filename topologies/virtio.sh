@@ -215,6 +215,7 @@ up() {
 	accel_reason=${accel_line#*|}
 
 	trap 'down "$p"' EXIT
+	trap 'exit 130' INT TERM HUP
 	mkdir -p "$dir"
 	[ -n "${XDPTC_OWNER_PID:-}" ] && echo "$XDPTC_OWNER_PID" > "$STATE_DIR/$p.owner"
 	ip netns add "$ns"
