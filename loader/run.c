@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <net/if.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -501,6 +502,17 @@ int run_main(const struct run_opts *o)
 			fprintf(stderr, "xdptc: cannot find the guest's vCPU threads (qemu pid '%s')\n",
 				topo.qemu_pid);
 			goto out;
+		}
+		/* keep the guest's vCPU off the sender's CPU: they would take turns */
+		for (int i = 0; i < env.vcpus.n; i++) {
+			cpu_set_t set;
+			long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+			CPU_ZERO(&set);
+			for (long c = 0; c < ncpu; c++)
+				if (c != o->sender_cpu)
+					CPU_SET((int)c, &set);
+			sched_setaffinity(env.vcpus.pid[i], sizeof(set), &set);
 		}
 	}
 	env.snd_netns = topo.snd_ns;
