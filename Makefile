@@ -28,7 +28,7 @@ BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 
 BPF_PROGS := bpf/xdp_drop bpf/tc_drop probes/skb_counters
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
-LOADER_SRC := $(wildcard loader/*.c) probes/skb_counters.c $(wildcard analysis/*.c)
+LOADER_SRC := $(wildcard loader/*.c) $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard analysis/*.c)
 LIB_SRC   := $(filter-out loader/xdptc.c,$(LOADER_SRC))
 LIB_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))

@@ -545,7 +545,7 @@ static int cmd_guest_exec(int argc, char **argv)
 		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 2);
 		strcat(cmd, " ");
 	}
-	e = dut_remote_connect(&d, ctl, 10000, err, sizeof(err));
+	e = dut_remote_connect(&d, ctl, 120000, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "xdptc: %s\n", err);
 		return 1;

@@ -13,8 +13,10 @@ for t in "$@"; do
 	out=$("$t" 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
-	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' | tail -n 1)
-	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' | tail -n 1)
+	# cmocka writes some lines to stdout and some to stderr: they may interleave
+	# mid-line, so the counts are found anywhere on a line
+	p=$(printf '%s\n' "$out" | grep -o '\[  PASSED  \] [0-9]* test(s)\.' | tail -n 1 | grep -o '[0-9][0-9]*' || true)
+	f=$(printf '%s\n' "$out" | grep -o '\[  FAILED  \] [0-9]* test(s), listed below' | tail -n 1 | grep -o '[0-9][0-9]*' || true)
 	p=${p:-0}
 	f=${f:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then

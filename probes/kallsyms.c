@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "kallsyms.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Does @s (after a '.') start with a known clone suffix followed by ".N"? Returns the
+ * length consumed including the leading '.', or 0. */
+static size_t clone_suffix(const char *s)
+{
+	static const char *const kinds[] = { "constprop", "isra", "part", "lto_priv" };
+
+	if (*s != '.')
+		return 0;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t n = strlen(kinds[k]), i;
+
+		if (strncmp(s + 1, kinds[k], n) || s[1 + n] != '.' || !isdigit((unsigned char)s[2 + n]))
+			continue;
+		i = 2 + n;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+		return i;
+	}
+	return 0;
+}
+
+int kallsyms_is_clone_of(const char *sym, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(sym, name, n))
+		return 0;
+	sym += n;
+	while (*sym) {
+		size_t k = clone_suffix(sym);
+
+		if (!k)
+			return 0;
+		sym += k;
+	}
+	return 1;
+}
+
+int kallsyms_resolve(const char *path, const char *name, char out[][KSYM_NAME_MAX], int max)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && found < max) {
+		char type, sym[256];
+		int dup = 0;
+
+		if (sscanf(line, "%*s %c %255s", &type, sym) != 2)
+			continue;
+		if (type != 't' && type != 'T')
+			continue;
+		if (!kallsyms_is_clone_of(sym, name) || strlen(sym) >= KSYM_NAME_MAX)
+			continue;
+		for (int i = 0; i < found; i++)
+			dup |= !strcmp(out[i], sym);
+		if (!dup)
+			snprintf(out[found++], KSYM_NAME_MAX, "%s", sym);
+	}
+	fclose(f);
+	return found;
+}

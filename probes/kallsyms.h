@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * kallsyms.h: find every text symbol that is a function or a compiler clone of it.
+ *
+ * Compilers emit clones of a function under suffixed names: foo.constprop.0,
+ * foo.isra.0, foo.part.0 (and combinations such as foo.isra.0.constprop.0). A probe on
+ * "foo" must attach to each clone, or it misses the calls that go through them. Cold
+ * sections (foo.cold) are not entry points and are never returned.
+ */
+#ifndef XDPTC_KALLSYMS_H
+#define XDPTC_KALLSYMS_H
+
+#include <stddef.h>
+
+#define KSYM_NAME_MAX 128
+
+/*
+ * kallsyms_resolve - names in @path (a /proc/kallsyms-format file: "ADDR TYPE NAME
+ * [MODULE]") of text symbols (type t/T) that are @name itself or @name followed by
+ * compiler-clone suffixes (".constprop.N", ".isra.N", ".part.N", ".lto_priv.N" in any
+ * combination). Duplicates are returned once.
+ * @out: room for @max names. Returns how many were found (0: none), at most @max, or
+ * -errno when @path cannot be read.
+ */
+int kallsyms_resolve(const char *path, const char *name, char out[][KSYM_NAME_MAX], int max);
+
+/* kallsyms_is_clone_of - is @sym @name or a compiler clone of it? (1 yes, 0 no) */
+int kallsyms_is_clone_of(const char *sym, const char *name);
+
+#endif
