@@ -86,8 +86,8 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	const json_t *trials = json_object_get(run, "trials");
 	const json_t *caps = json_object_get(run, "capabilities");
 	const char *pmu_why = json_string_value(json_object_get(json_object_get(caps, "pmu"), "reason"));
-	const char *built_why = json_string_value(
-		json_object_get(json_object_get(caps, "counters"), "skbs_built_reason"));
+	const json_t *cnt = json_object_get(caps, "counters");
+	char why[3][600];
 	json_t *m = json_object();
 	double vals[MAX_VALUES];
 	size_t n, invalid, total;
@@ -120,16 +120,24 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 
 	set_median(m, trials, "count", mode, "pkts_at_dut", "count_pkts_at_dut",
 		   "no valid count trial");
-	set_median(m, trials, "count", mode, "stack_entries", "stack_entries", "no valid count trial");
-	set_median(m, trials, "count", mode, "stack_entries_per_pkt", "stack_entries_per_pkt",
-		   "no valid count trial");
-	set_median(m, trials, "count", mode, "skbs_freed", "skbs_freed", "no valid count trial");
-	set_median(m, trials, "count", mode, "skbs_freed_per_pkt", "skbs_freed_per_pkt",
-		   "no valid count trial");
-	set_median(m, trials, "count", mode, "skbs_built", "skbs_built",
-		   built_why ? built_why : "no valid count trial");
-	set_median(m, trials, "count", mode, "skbs_built_per_pkt", "skbs_built_per_pkt",
-		   built_why ? built_why : "no valid count trial");
+	{
+		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
+
+		for (int k = 0; k < 3; k++) {
+			const json_t *c = json_object_get(cnt, counts[k]);
+			char per[64];
+
+			if (!strcmp(str_or(json_string_value(json_object_get(c, "backend")), ""),
+				    "unavailable"))
+				snprintf(why[k], sizeof(why[k]), "unavailable: %s",
+					 str_or(json_string_value(json_object_get(c, "passed_over")), ""));
+			else
+				snprintf(why[k], sizeof(why[k]), "no valid count trial");
+			snprintf(per, sizeof(per), "%s_per_pkt", counts[k]);
+			set_median(m, trials, "count", mode, counts[k], counts[k], why[k]);
+			set_median(m, trials, "count", mode, per, per, why[k]);
+		}
+	}
 	set_median(m, trials, "bpfstats", mode, "bpf_ns_per_run", "bpf_ns_per_run",
 		   strcmp(mode, "none") ? "no valid BPF-statistics trial"
 					: "no program in mode none");
@@ -353,11 +361,22 @@ int summary_render_md(const json_t *run, FILE *out)
 		json_is_true(json_object_get(pmu, "available"))
 			? "PMU counters (perf_event_open, all CPUs)"
 			: str_or(json_string_value(json_object_get(pmu, "reason")), "n/a"));
-	fprintf(out, "- Counters (count pass): %s; skbs_built: %s\n",
-		str_or(json_string_value(json_object_get(cnt, "points")), "?"),
-		json_is_true(json_object_get(cnt, "skbs_built_available"))
-			? "counted"
-			: str_or(json_string_value(json_object_get(cnt, "skbs_built_reason")), "unavailable"));
+	{
+		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
+
+		fprintf(out, "- Counters (count pass):\n");
+		for (int k = 0; k < 3; k++) {
+			const json_t *c = json_object_get(cnt, counts[k]);
+			const char *b = str_or(json_string_value(json_object_get(c, "backend")), "?");
+
+			if (!strcmp(b, "unavailable"))
+				fprintf(out, "  - %s: unavailable (%s)\n", counts[k],
+					str_or(json_string_value(json_object_get(c, "passed_over")), ""));
+			else
+				fprintf(out, "  - %s: %s backend, %s\n", counts[k], b,
+					str_or(json_string_value(json_object_get(c, "points")), "?"));
+		}
+	}
 	fprintf(out, "\n| metric |");
 	json_array_foreach(modes, i, m)
 		fprintf(out, " %s |", json_string_value(json_object_get(m, "mode")));

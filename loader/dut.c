@@ -103,8 +103,8 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 	return 0;
 }
 
-static int local_counters_open(struct dut *d, struct dut_counters_info *info, char *err,
-			       size_t errlen)
+static int local_counters_open(struct dut *d, const int *order, bool cross_check,
+			       struct dut_counters_info *info, char *err, size_t errlen)
 {
 	uint32_t ino, ifx;
 	int saved, e = netns_enter(d->netns, &saved);
@@ -116,13 +116,11 @@ static int local_counters_open(struct dut *d, struct dut_counters_info *info, ch
 	ino = netns_current_ino();
 	ifx = if_nametoindex(d->dev);
 	netns_return(saved);
-	e = skb_counters_open(&d->counters, ifx, ino, err, errlen);
+	e = skb_counters_open(&d->counters, ifx, ino, order, cross_check, err, errlen);
 	if (e)
 		return e;
 	d->counters_open = true;
-	info->built_available = d->counters.built_available;
-	snprintf(info->points, sizeof(info->points), "%s", d->counters.points);
-	snprintf(info->built_reason, sizeof(info->built_reason), "%s", d->counters.built_reason);
+	info->plan = d->counters.plan;
 	return 0;
 }
 
@@ -201,6 +199,61 @@ int dut_snapshot_from_json(const json_t *j, struct dut_snapshot *s)
 		for (int i = 0; i < CNT_NR; i++)
 			s->counts.v[i] = (uint64_t)json_integer_value(json_array_get(c, (size_t)i));
 		s->have_counts = true;
+	}
+	return 0;
+}
+
+json_t *counters_plan_to_json(const struct skb_counters_plan *p)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "ok", json_true());
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "backend",
+				    json_string(counter_backend_name(p->backend[k])));
+		json_object_set_new(c, "points", json_string(p->points[k]));
+		json_object_set_new(c, "passed_over", json_string(p->reason[k]));
+		if (p->also[k]) {
+			json_t *also = json_array();
+
+			for (int b = 0; b < BACKEND_NR; b++)
+				if (p->also[k] & (1u << b))
+					json_array_append_new(also, json_string(counter_backend_name(b)));
+			json_object_set_new(c, "cross_checked_by", also);
+		}
+		json_object_set_new(j, skb_count_name((enum skb_count)k), c);
+	}
+	return j;
+}
+
+int counters_plan_from_json(const json_t *j, struct skb_counters_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		const json_t *c = json_object_get(j, skb_count_name((enum skb_count)k));
+		const char *b = json_string_value(json_object_get(c, "backend"));
+
+		if (!c || !b)
+			return -EPROTO;
+		p->backend[k] = BACKEND_NONE;
+		for (int i = 0; i < BACKEND_NR; i++)
+			if (!strcmp(b, counter_backend_name(i)))
+				p->backend[k] = i;
+		snprintf(p->points[k], sizeof(p->points[k]), "%s",
+			 json_string_value(json_object_get(c, "points")) ?: "");
+		snprintf(p->reason[k], sizeof(p->reason[k]), "%s",
+			 json_string_value(json_object_get(c, "passed_over")) ?: "");
+		{
+			size_t i;
+			json_t *b;
+
+			json_array_foreach(json_object_get(c, "cross_checked_by"), i, b)
+				for (int x = 0; x < BACKEND_NR; x++)
+					if (!strcmp(json_string_value(b) ?: "", counter_backend_name(x)))
+						p->also[k] |= 1u << x;
+		}
 	}
 	return 0;
 }
@@ -428,23 +481,32 @@ int dut_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s)
 	return e;
 }
 
-int dut_counters_open(struct dut *d, struct dut_counters_info *info, char *err, size_t errlen)
+int dut_counters_open(struct dut *d, const int *order, bool cross_check,
+		      struct dut_counters_info *info, char *err, size_t errlen)
 {
+	static const int all[] = { BACKEND_KPROBE, BACKEND_FENTRY, BACKEND_TRACEPOINT, BACKEND_NONE };
+	char cmd[128] = "counters open";
 	json_t *j;
 	int e;
 
 	memset(info, 0, sizeof(*info));
 	if (!d->remote)
-		return local_counters_open(d, info, err, errlen);
-	e = remote_simple(d, "counters open", err, errlen, &j);
+		return local_counters_open(d, order, cross_check, info, err, errlen);
+	if (!order)
+		order = all;
+	for (int i = 0; order[i] != BACKEND_NONE; i++) {
+		strcat(cmd, i ? "," : " ");
+		strcat(cmd, counter_backend_name(order[i]));
+	}
+	if (cross_check)
+		strcat(cmd, " cross");
+	e = remote_simple(d, cmd, err, errlen, &j);
 	if (e)
 		return e;
-	info->built_available = json_is_true(json_object_get(j, "built_available"));
-	snprintf(info->points, sizeof(info->points), "%s",
-		 json_string_value(json_object_get(j, "points")) ?: "");
-	snprintf(info->built_reason, sizeof(info->built_reason), "%s",
-		 json_string_value(json_object_get(j, "built_reason")) ?: "");
+	e = counters_plan_from_json(j, &info->plan);
 	json_decref(j);
+	if (e)
+		return e;
 	d->counters_open = true;
 	return 0;
 }
@@ -637,21 +699,28 @@ int dut_agent_serve(int fd, const char *dev)
 
 			e = dut_snapshot(&d, p, &s);
 			reply(fd, e ? fail(e, NULL) : dut_snapshot_to_json(&s));
-		} else if (!strcmp(line, "counters open")) {
+		} else if (!strncmp(line, "counters open", 13)) {
 			struct dut_counters_info info;
+			int order[BACKEND_NR + 1], *op = NULL;
+			bool cross = false;
 
+			if (line[13] == ' ') {
+				char *sp = strchr(line + 14, ' ');
+
+				if (sp) {
+					cross = !strcmp(sp + 1, "cross");
+					*sp = '\0';
+				}
+				if (parse_counter_backends(line + 14, order) < 0) {
+					reply(fd, fail(-EINVAL, "bad counter backends"));
+					continue;
+				}
+				op = order;
+			}
 			if (d.counters_open)
 				dut_counters_close(&d);
-			e = dut_counters_open(&d, &info, err, sizeof(err));
-			if (e) {
-				reply(fd, fail(e, err));
-				continue;
-			}
-			j = ok();
-			json_object_set_new(j, "built_available", json_boolean(info.built_available));
-			json_object_set_new(j, "points", json_string(info.points));
-			json_object_set_new(j, "built_reason", json_string(info.built_reason));
-			reply(fd, j);
+			e = dut_counters_open(&d, op, cross, &info, err, sizeof(err));
+			reply(fd, e ? fail(e, err) : counters_plan_to_json(&info.plan));
 		} else if (!strcmp(line, "counters close")) {
 			dut_counters_close(&d);
 			reply(fd, ok());

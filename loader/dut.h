@@ -9,7 +9,8 @@
  * virtio-serial control port (a unix socket on the host).
  *
  * Protocol (one line each way; replies are compact JSON objects with "ok"):
- *   hello | attach MODE PORT | detach | snapshot PASS | counters open | counters close |
+ *   hello | attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
+ *   counters close |
  *   bpfstats on | bpfstats off | exec SHELL-COMMAND | sync TOKEN | quit
  */
 #ifndef XDPTC_DUT_H
@@ -38,11 +39,10 @@ struct dut_snapshot {
 	uint64_t bpf_run_time_ns, bpf_run_cnt; /* bpfstats pass */
 };
 
-/* What the count pass's probes could attach to on the DUT's kernel. */
+/* What the count pass's probes attached to on the DUT's kernel: per count, the backend
+ * chosen, its probe points and why better backends were passed over. */
 struct dut_counters_info {
-	bool built_available;
-	char points[512];
-	char built_reason[256];
+	struct skb_counters_plan plan;
 };
 
 struct dut {
@@ -82,8 +82,11 @@ int dut_detach(struct dut *d);
 int dut_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s);
 
 /* dut_counters_open / dut_counters_close - the count pass's probes on the DUT's
- * kernel. Returns 0 or -errno with @err. */
-int dut_counters_open(struct dut *d, struct dut_counters_info *info, char *err, size_t errlen);
+ * kernel; @order: counter backends to try (NULL: kprobe, fentry, tracepoint);
+ * @cross_check: count with every working backend at once (see skb_counters_open).
+ * Returns 0 or -errno with @err. */
+int dut_counters_open(struct dut *d, const int *order, bool cross_check,
+		      struct dut_counters_info *info, char *err, size_t errlen);
 void dut_counters_close(struct dut *d);
 
 /* dut_bpf_stats - turn the DUT kernel's BPF run-time statistics on or off
@@ -103,6 +106,11 @@ void dut_close(struct dut *d);
 /* The agent's side: serve the protocol on @fd (a virtio-serial port) for device @dev
  * until "quit" or end of input. Returns 0 or -errno. */
 int dut_agent_serve(int fd, const char *dev);
+
+/* A counters plan <-> JSON: {"stack_entries": {"backend", "points", "passed_over"}, ...}
+ * (the agent's encoding, also what run.json records). */
+json_t *counters_plan_to_json(const struct skb_counters_plan *p);
+int counters_plan_from_json(const json_t *j, struct skb_counters_plan *p);
 
 /* Snapshot <-> JSON (the agent's encoding). */
 json_t *dut_snapshot_to_json(const struct dut_snapshot *s);

@@ -131,7 +131,8 @@ static double per_pkt(uint64_t v, uint64_t pkts)
 	return pkts ? (double)v / (double)pkts : 0.0;
 }
 
-static json_t *trial_json(const struct trial_result *r, int rep, int seq, bool counters_built)
+static json_t *trial_json(const struct trial_result *r, int rep, int seq,
+			  const struct skb_counters_plan *plan)
 {
 	json_t *t = json_object();
 	const uint64_t *c = r->counts.v;
@@ -169,24 +170,44 @@ static json_t *trial_json(const struct trial_result *r, int rep, int seq, bool c
 		SETR("instructions_per_pkt", per_pkt(r->instructions, r->pkts_at_dut));
 	}
 	if (r->have_counts) {
-		uint64_t freed = c[CNT_KFREE_ALL] + c[CNT_CONSUME_ALL];
+		char backends[128] = "";
 
-		SETI("stack_entries", c[CNT_STACK_DUT]);
-		SETR("stack_entries_per_pkt", per_pkt(c[CNT_STACK_DUT], r->pkts_at_dut));
-		SETI("stack_entries_any_dev", c[CNT_STACK_ALL]);
-		SETI("kfree_skb", c[CNT_KFREE_ALL]);
-		SETI("consume_skb", c[CNT_CONSUME_ALL]);
-		SETI("kfree_skb_on_dut", c[CNT_KFREE_DUT]);
-		SETI("consume_skb_on_dut", c[CNT_CONSUME_DUT]);
-		SETI("skbs_freed", freed);
-		SETR("skbs_freed_per_pkt", per_pkt(freed, r->pkts_at_dut));
-		if (counters_built) {
-			uint64_t built = c[CNT_BUILT_ALLOC] + c[CNT_BUILT_BUILD] + c[CNT_BUILT_NAPI];
+		for (int k = 0; k < SKB_COUNT_NR; k++) {
+			const char *name = skb_count_name((enum skb_count)k);
+			char key[64];
 
-			SETI("skbs_built", built);
-			SETR("skbs_built_per_pkt", per_pkt(built, r->pkts_at_dut));
-		} else {
-			json_object_set_new(t, "skbs_built", json_null());
+			snprintf(backends + strlen(backends), sizeof(backends) - strlen(backends),
+				 "%s%s=%s", k ? "," : "", name, counter_backend_name(plan->backend[k]));
+			if (plan->backend[k] == BACKEND_NONE) {
+				json_object_set_new(t, name, json_null());
+				continue;
+			}
+			uint64_t v = skb_count_value(c, (enum skb_count)k, plan->backend[k]);
+
+			SETI(name, v);
+			snprintf(key, sizeof(key), "%s_per_pkt", name);
+			SETR(key, per_pkt(v, r->pkts_at_dut));
+			if (plan->also[k]) { /* the same count from the other backends */
+				json_t *by = json_object();
+
+				for (int b = 0; b < BACKEND_NR; b++)
+					if (b == plan->backend[k] || (plan->also[k] & (1u << b)))
+						json_object_set_new(by, counter_backend_name(b),
+							json_integer((json_int_t)skb_count_value(
+								c, (enum skb_count)k, b)));
+				snprintf(key, sizeof(key), "%s_by_backend", name);
+				json_object_set_new(t, key, by);
+			}
+		}
+		json_object_set_new(t, "counters_backend", json_string(backends));
+		/* the tracepoints' detail, where they were attached */
+		if (plan->backend[SKB_STACK_ENTRIES] == BACKEND_TRACEPOINT)
+			SETI("stack_entries_any_dev", c[CNT_TP_STACK_ALL]);
+		if (plan->backend[SKB_FREED] == BACKEND_TRACEPOINT) {
+			SETI("kfree_skb", c[CNT_TP_KFREE_ALL]);
+			SETI("consume_skb", c[CNT_TP_CONSUME_ALL]);
+			SETI("kfree_skb_on_dut", c[CNT_TP_KFREE_DUT]);
+			SETI("consume_skb_on_dut", c[CNT_TP_CONSUME_DUT]);
 		}
 	}
 	if (r->have_bpf_stats) {
@@ -358,7 +379,8 @@ struct progress {
 	struct timespec start;
 };
 
-static void progress_line(struct progress *p, const struct trial_result *r, int rep, int reps)
+static void progress_line(struct progress *p, const struct trial_result *r, int rep, int reps,
+			  const struct skb_counters_plan *plan)
 {
 	struct timespec now;
 	double el, eta;
@@ -373,7 +395,9 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
 	else if (r->pass == PASS_COUNT)
 		fprintf(stderr, "%6.3f stack/pkt    ",
-			per_pkt(r->counts.v[CNT_STACK_DUT], r->pkts_at_dut));
+			per_pkt(skb_count_value(r->counts.v, SKB_STACK_ENTRIES,
+						plan->backend[SKB_STACK_ENTRIES]),
+				r->pkts_at_dut));
 	else
 		fprintf(stderr, "%8.1f ns/BPF run  ",
 			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
@@ -404,12 +428,9 @@ static json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote
 			    json_string(remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
 				: have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
 					   : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
-	json_object_set_new(cnt_j, "backend",
-			    json_string(ci->built_available ? "tracepoint+kprobe" : "tracepoint"));
-	json_object_set_new(cnt_j, "points", json_string(ci->points));
-	json_object_set_new(cnt_j, "skbs_built_available", json_boolean(ci->built_available));
-	if (!ci->built_available)
-		json_object_set_new(cnt_j, "skbs_built_reason", json_string(ci->built_reason));
+	json_decref(cnt_j);
+	cnt_j = counters_plan_to_json(&ci->plan);
+	json_object_del(cnt_j, "ok");
 	json_object_set_new(caps, "counters", cnt_j);
 	return caps;
 }
@@ -539,15 +560,20 @@ int run_main(const struct run_opts *o)
 		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", pmu_why);
 	/* the count pass's probes: loaded once now so their capability is known up front,
 	 * then again only for the count pass */
-	e = dut_counters_open(&dut, &ci, why, sizeof(why));
+	e = dut_counters_open(&dut, o->counter_order, o->cross_check, &ci, why, sizeof(why));
 	if (e) {
 		fprintf(stderr, "xdptc: %s\n", why);
 		goto out;
 	}
 	dut_counters_close(&dut);
-	fprintf(stderr, "xdptc: counters: %s\n", ci.points);
-	if (!ci.built_available)
-		fprintf(stderr, "xdptc: skbs_built unavailable: %s\n", ci.built_reason);
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		if (ci.plan.backend[k] == BACKEND_NONE)
+			fprintf(stderr, "xdptc: %s unavailable: %s\n",
+				skb_count_name((enum skb_count)k), ci.plan.reason[k]);
+		else
+			fprintf(stderr, "xdptc: %s from %s (%s)\n", skb_count_name((enum skb_count)k),
+				counter_backend_name(ci.plan.backend[k]), ci.plan.points[k]);
+	}
 
 	run = json_object();
 	json_object_set_new(run, "schema", json_string(RUN_SCHEMA));
@@ -586,7 +612,7 @@ int run_main(const struct run_opts *o)
 			stats_on = true;
 		}
 		if (p == PASS_COUNT) {
-			e = dut_counters_open(&dut, &ci, why, sizeof(why));
+			e = dut_counters_open(&dut, o->counter_order, o->cross_check, &ci, why, sizeof(why));
 			if (e) {
 				fprintf(stderr, "xdptc: %s\n", why);
 				goto out;
@@ -612,9 +638,8 @@ int run_main(const struct run_opts *o)
 					fprintf(stderr, "xdptc: %s\n", why);
 					goto failed;
 				}
-				json_array_append_new(trials, trial_json(&r, rep, seq++,
-									 ci.built_available));
-				progress_line(&prog, &r, rep, o->reps);
+				json_array_append_new(trials, trial_json(&r, rep, seq++, &ci.plan));
+				progress_line(&prog, &r, rep, o->reps, &ci.plan);
 			}
 		}
 		if (stats_on)

@@ -6,6 +6,7 @@
 #ifndef XDPTC_RUN_H
 #define XDPTC_RUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "drop_prog.h"
@@ -25,6 +26,8 @@ struct run_opts {
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
 	int sender_cpu;            /* default: the last online CPU */
 	uint64_t rate_pps;         /* sender pace, packets/s; 0 = as fast as possible */
+	const int *counter_order;  /* counter backends to try (NULL: kprobe, fentry, tracepoint) */
+	bool cross_check;          /* count pass: every working backend at once */
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };

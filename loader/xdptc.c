@@ -32,10 +32,12 @@
 
 #include "bpf_log.h"
 #include "cli_parse.h"
+#include "doctor.h"
 #include "drop_prog.h"
 #include "dut.h"
 #include "netns.h"
 #include "run.h"
+#include "skb_counters_user.h"
 #include "udp_sender.h"
 
 #define EXIT_USAGE 2
@@ -62,8 +64,9 @@ static void usage_main(FILE *f)
 		"  detach   --dev IF [--netns NS] [--mode MODE]            detach xdptc's program(s)\n"
 		"  status   --dev IF [--netns NS] [--json]                 what is attached, verdicts\n"
 		"  send     --dst ADDR [--netns NS] [--count N] ...        UDP traffic generator\n"
-		"  run      [--topology veth] [--packets N] [--reps N] ... a whole measurement run\n"
+		"  run      [--topology veth|virtio] [--packets N] ...     a whole measurement run\n"
 		"  cleanup                                                 remove leftovers of killed runs\n"
+		"  doctor   [--json] [--boot]                              what this kernel offers, and why\n"
 		"\n"
 		"modes: %s\n"
 		"Run 'xdptc COMMAND --help' for a command's options. Needs root (or CAP_BPF,\n"
@@ -601,6 +604,10 @@ static int cmd_run(int argc, char **argv)
 		"  --packets   packets per measured window, k/M suffixes (default 1M; virtio 100k)\n"
 		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 50k)\n"
 		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
+		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
+		"              e.g. fentry,tracepoint keeps kprobes off\n"
+		"  --cross-check-counters  count with every working backend at once and\n"
+		"              record each (<count>_by_backend in run.json)\n"
 		"  --reps      repetitions per pass, 2-100 (default 5)\n"
 		"  --modes     comma list of none, xdpdrv, xdpgeneric, tc (default tc,xdpdrv)\n"
 		"  --warmup    packets sent before each window (default 10% of --packets)\n"
@@ -621,10 +628,13 @@ static int cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },     { "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },          { "verbose", no_argument, NULL, 'v' },
 		{ "rate", required_argument, NULL, 'R' },     { "guest-kernel", required_argument, NULL, 'G' },
+		{ "counters", required_argument, NULL, 'K' },
+		{ "cross-check-counters", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
 	int packets_set = 0, rate_set = 0;
+	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
 		.topology = "veth", .out_dir = "results", .packets = 1000000, .reps = 5,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
@@ -637,7 +647,7 @@ static int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:m:w:C:p:s:S:o:R:G:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:m:w:C:p:s:S:o:R:G:K:Xqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -648,6 +658,15 @@ static int cmd_run(int argc, char **argv)
 			if (parse_count(optarg, 100000000ull, &o.rate_pps))
 				return bad_value("--rate", optarg, "packets per second such as 20k");
 			rate_set = 1;
+			break;
+		case 'X':
+			o.cross_check = true;
+			break;
+		case 'K':
+			if (parse_counter_backends(optarg, counter_order) < 0)
+				return bad_value("--counters", optarg,
+						 "a comma list of kprobe, fentry, tracepoint");
+			o.counter_order = counter_order;
 			break;
 		case 'G':
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
@@ -726,6 +745,47 @@ static int cmd_run(int argc, char **argv)
 	return run_main(&o);
 }
 
+static int cmd_doctor(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc doctor [--json] [--boot]\n"
+		"Report what this machine and kernel offer the suite, each item tried for real\n"
+		"where it can be (XDP, clsact and tcx on a veth pair of its own; a kprobe, an\n"
+		"fentry program and the tracepoints loaded and attached; PMU counters opened;\n"
+		"BPF statistics enabled), with the reason for every no. Also qemu, KVM and the\n"
+		"versions of the packages the suite uses.\n"
+		"  --json  the report as JSON (what run.json stores under \"doctor\")\n"
+		"  --boot  prove KVM with a test boot of the guest kernel (may download it)\n";
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { "boot", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	char topodir[PATH_MAX];
+	int c, as_json = 0, boot = 0;
+	json_t *r;
+
+	while ((c = getopt_long(argc, argv, "jbh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': as_json = 1; break;
+		case 'b': boot = 1; break;
+		case 'h': printf("%s", help); return 0;
+		default: fprintf(stderr, "see 'xdptc doctor --help'\n"); return EXIT_USAGE;
+		}
+	}
+	if ((c = check_privilege()))
+		return c;
+	default_topologies_dir(topodir, sizeof(topodir));
+	r = doctor_report(topodir, boot);
+	if (as_json) {
+		json_dumpf(r, stdout, JSON_INDENT(2));
+		printf("\n");
+	} else {
+		doctor_print(r, stdout);
+	}
+	json_decref(r);
+	return 0;
+}
+
 static int cmd_cleanup(int argc, char **argv)
 {
 	char topodir[PATH_MAX], cmd[PATH_MAX + 64];
@@ -761,6 +821,7 @@ int main(int argc, char **argv)
 		{ "attach", cmd_attach }, { "detach", cmd_detach }, { "status", cmd_status },
 		{ "send", cmd_send },     { "run", cmd_run },       { "cleanup", cmd_cleanup },
 		{ "agent", cmd_agent },   { "guest-exec", cmd_guest_exec },
+		{ "doctor", cmd_doctor },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

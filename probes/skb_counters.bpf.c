@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * skb_counters.bpf.c: count the receive path's skb events for the counting pass.
+ * skb_counters.bpf.c: the count pass's probes, three backends of the same three counts.
+ * User space (skb_counters.c) loads only the programs of the backend it chose for each
+ * count.
  *
- * Raw tracepoints (no kprobes or BPF trampolines needed):
- *   net:netif_receive_skb  fires inside __netif_receive_skb_core -> stack entries
- *   skb:kfree_skb          an skb freed as dropped                 -> skbs freed
- *   skb:consume_skb        an skb freed after normal use           -> skbs freed
- * Every tracepoint's first argument is the struct sk_buff *. Events are counted
- * machine-wide and, separately, for skbs whose skb->dev is the DUT (ifindex and
- * network namespace inode set through rodata before load).
+ *   count          kprobe                  fentry                  tracepoint
+ *   stack_entries  __netif_receive_skb_core __netif_receive_skb_core net:netif_receive_skb
+ *   skbs_freed     kfree_skbmem            kfree_skbmem            skb:kfree_skb + skb:consume_skb
+ *   skbs_built     __alloc_skb, __build_skb, __napi_build_skb, slab_build_skb  (no tracepoint)
  *
- * kprobes on __alloc_skb, __build_skb and __napi_build_skb count skbs built; they are
- * attached by user space only where the kernel has kprobes.
+ * Every tracepoint's first argument is the struct sk_buff *; tracepoint events are also
+ * counted for skbs whose skb->dev is the DUT (ifindex and network namespace inode set
+ * through rodata before load). kprobes and fentry count machine-wide: a compiler clone
+ * (.constprop.N) may have dropped or reordered its arguments, so they are not read.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -56,45 +57,93 @@ static __always_inline void count_pair(struct bpf_raw_tracepoint_args *ctx, __u3
 		bump(dut_idx);
 }
 
+/* ---- tracepoint backend ---- */
+
 SEC("raw_tp/netif_receive_skb")
-int count_stack_entry(struct bpf_raw_tracepoint_args *ctx)
+int tp_stack(struct bpf_raw_tracepoint_args *ctx)
 {
-	count_pair(ctx, CNT_STACK_DUT, CNT_STACK_ALL);
+	count_pair(ctx, CNT_TP_STACK_DUT, CNT_TP_STACK_ALL);
 	return 0;
 }
 
 SEC("raw_tp/kfree_skb")
-int count_kfree_skb(struct bpf_raw_tracepoint_args *ctx)
+int tp_kfree(struct bpf_raw_tracepoint_args *ctx)
 {
-	count_pair(ctx, CNT_KFREE_DUT, CNT_KFREE_ALL);
+	count_pair(ctx, CNT_TP_KFREE_DUT, CNT_TP_KFREE_ALL);
 	return 0;
 }
 
 SEC("raw_tp/consume_skb")
-int count_consume_skb(struct bpf_raw_tracepoint_args *ctx)
+int tp_consume(struct bpf_raw_tracepoint_args *ctx)
 {
-	count_pair(ctx, CNT_CONSUME_DUT, CNT_CONSUME_ALL);
+	count_pair(ctx, CNT_TP_CONSUME_DUT, CNT_TP_CONSUME_ALL);
+	return 0;
+}
+
+/* ---- kprobe backend: attached by user space to every clone of each function ---- */
+
+SEC("kprobe")
+int kp_stack(void *ctx)
+{
+	bump(CNT_KP_STACK);
 	return 0;
 }
 
 SEC("kprobe")
-int count_alloc_skb(void *ctx)
+int kp_freed(void *ctx)
 {
-	bump(CNT_BUILT_ALLOC);
+	bump(CNT_KP_FREED);
 	return 0;
 }
 
 SEC("kprobe")
-int count_build_skb(void *ctx)
+int kp_built(void *ctx)
 {
-	bump(CNT_BUILT_BUILD);
+	bump(CNT_KP_BUILT);
 	return 0;
 }
 
-SEC("kprobe")
-int count_napi_build_skb(void *ctx)
+/* ---- fentry backend: one program per function (a trampoline has one target) ---- */
+
+SEC("fentry/__netif_receive_skb_core")
+int BPF_PROG(fe_stack)
 {
-	bump(CNT_BUILT_NAPI);
+	bump(CNT_FE_STACK);
+	return 0;
+}
+
+SEC("fentry/kfree_skbmem")
+int BPF_PROG(fe_freed)
+{
+	bump(CNT_FE_FREED);
+	return 0;
+}
+
+SEC("fentry/__alloc_skb")
+int BPF_PROG(fe_built_alloc)
+{
+	bump(CNT_FE_BUILT);
+	return 0;
+}
+
+SEC("fentry/__build_skb")
+int BPF_PROG(fe_built_build)
+{
+	bump(CNT_FE_BUILT);
+	return 0;
+}
+
+SEC("fentry/__napi_build_skb")
+int BPF_PROG(fe_built_napi)
+{
+	bump(CNT_FE_BUILT);
+	return 0;
+}
+
+SEC("fentry/slab_build_skb")
+int BPF_PROG(fe_built_slab)
+{
+	bump(CNT_FE_BUILT);
 	return 0;
 }
 

@@ -10,99 +10,437 @@
 #include <unistd.h>
 
 #include "bpf_log.h"
+#include "kallsyms.h"
 #include "skb_counters.skel.h"
 
 /* libbpf attaches kprobes through this PMU; without it the kernel has no kprobes. */
 #define KPROBE_PMU "/sys/bus/event_source/devices/kprobe/type"
+#define KALLSYMS "/proc/kallsyms"
+#define MAX_CLONES 8
 
-static void add_point(struct skb_counters *c, const char *name)
+static const char *const backend_names[BACKEND_NR] = { "kprobe", "fentry", "tracepoint" };
+static const char *const count_names[SKB_COUNT_NR] = { "stack_entries", "skbs_freed",
+						       "skbs_built" };
+
+/* The functions each count probes (kprobe and fentry backends). For skbs_built every
+ * function that exists is probed; __alloc_skb and __build_skb must. */
+static const char *const stack_fns[] = { "__netif_receive_skb_core", NULL };
+static const char *const freed_fns[] = { "kfree_skbmem", NULL };
+static const char *const built_fns[] = { "__alloc_skb", "__build_skb", "__napi_build_skb",
+					 "slab_build_skb", NULL };
+static const char *const *const count_fns[SKB_COUNT_NR] = { stack_fns, freed_fns, built_fns };
+#define BUILT_REQUIRED 2 /* the first two of built_fns */
+
+const char *counter_backend_name(int backend)
 {
-	size_t n = strlen(c->points);
-
-	snprintf(c->points + n, sizeof(c->points) - n, "%s%s", n ? "," : "", name);
+	return backend >= 0 && backend < BACKEND_NR ? backend_names[backend] : "unavailable";
 }
 
-static int keep_link(struct skb_counters *c, struct bpf_link *l, const char *name)
+const char *skb_count_name(enum skb_count k)
 {
-	if (!l)
-		return -errno;
+	return k < SKB_COUNT_NR ? count_names[k] : "?";
+}
+
+int parse_counter_backends(const char *s, int order[BACKEND_NR + 1])
+{
+	char buf[128], *tok, *save = NULL;
+	int n = 0;
+
+	if (!s || !*s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int b = -1;
+
+		for (int i = 0; i < BACKEND_NR; i++)
+			if (!strcmp(tok, backend_names[i]))
+				b = i;
+		for (int i = 0; i < n; i++)
+			if (order[i] == b)
+				b = -1;
+		if (b < 0 || n == BACKEND_NR)
+			return -EINVAL;
+		order[n++] = b;
+	}
+	order[n] = BACKEND_NONE;
+	return n ? n : -EINVAL;
+}
+
+uint64_t skb_count_value(const uint64_t slots[CNT_NR], enum skb_count k, int backend)
+{
+	static const int kp[SKB_COUNT_NR] = { CNT_KP_STACK, CNT_KP_FREED, CNT_KP_BUILT };
+	static const int fe[SKB_COUNT_NR] = { CNT_FE_STACK, CNT_FE_FREED, CNT_FE_BUILT };
+
+	switch (backend) {
+	case BACKEND_KPROBE:
+		return slots[kp[k]];
+	case BACKEND_FENTRY:
+		return slots[fe[k]];
+	case BACKEND_TRACEPOINT:
+		if (k == SKB_STACK_ENTRIES)
+			return slots[CNT_TP_STACK_DUT];
+		if (k == SKB_FREED)
+			return slots[CNT_TP_KFREE_ALL] + slots[CNT_TP_CONSUME_ALL];
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void append(char *buf, size_t len, const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, fmt, a, b);
+}
+
+/* ---- what each backend can do on this kernel ---- */
+
+struct probe_result {
+	bool ok;
+	char points[384];
+	char why[256];
+};
+
+static struct bpf_program *kp_prog(struct skb_counters_bpf *s, enum skb_count k)
+{
+	return k == SKB_STACK_ENTRIES ? s->progs.kp_stack
+	       : k == SKB_FREED       ? s->progs.kp_freed
+				      : s->progs.kp_built;
+}
+
+/* Attach kprobes for count @k to every clone of its functions. On success the links
+ * are kept in @c (when @c is not NULL) or destroyed (a trial). */
+static int kprobe_attach_count(struct skb_counters_bpf *s, enum skb_count k,
+			       struct skb_counters *c, struct probe_result *r)
+{
+	struct bpf_link *links[16];
+	int nl = 0;
+
+	r->points[0] = '\0';
+	for (int f = 0; count_fns[k][f]; f++) {
+		char clones[MAX_CLONES][KSYM_NAME_MAX];
+		int n = kallsyms_resolve(KALLSYMS, count_fns[k][f], clones, MAX_CLONES);
+
+		if (n <= 0) {
+			if (k == SKB_BUILT && f >= BUILT_REQUIRED)
+				continue; /* optional: not in this kernel */
+			snprintf(r->why, sizeof(r->why), "kprobe: %s is not in " KALLSYMS,
+				 count_fns[k][f]);
+			goto fail;
+		}
+		for (int i = 0; i < n && nl < 16; i++) {
+			struct bpf_link *l = bpf_program__attach_kprobe(kp_prog(s, k), false, clones[i]);
+
+			if (!l) {
+				snprintf(r->why, sizeof(r->why), "kprobe on %s failed: %s", clones[i],
+					 strerror(errno));
+				goto fail;
+			}
+			links[nl++] = l;
+			append(r->points, sizeof(r->points), "%skprobe:%s", *r->points ? "," : "",
+			       clones[i]);
+		}
+	}
+	for (int i = 0; i < nl; i++) {
+		if (c && c->nlinks < SKB_COUNTERS_MAX_LINKS)
+			c->links[c->nlinks++] = links[i];
+		else
+			bpf_link__destroy(links[i]);
+	}
+	r->ok = true;
+	return 0;
+fail:
+	while (nl)
+		bpf_link__destroy(links[--nl]);
+	r->ok = false;
+	return -ENOENT;
+}
+
+/* The fentry programs of count @k and the function each targets. */
+struct fe_prog {
+	enum skb_count k;
+	const char *fn;
+	bool required;
+};
+
+static const struct fe_prog fe_progs[] = {
+	{ SKB_STACK_ENTRIES, "__netif_receive_skb_core", true },
+	{ SKB_FREED, "kfree_skbmem", true },
+	{ SKB_BUILT, "__alloc_skb", true },
+	{ SKB_BUILT, "__build_skb", true },
+	{ SKB_BUILT, "__napi_build_skb", false },
+	{ SKB_BUILT, "slab_build_skb", false },
+};
+#define FE_NR (sizeof(fe_progs) / sizeof(fe_progs[0]))
+
+static struct bpf_program *fe_prog_of(struct skb_counters_bpf *s, size_t i)
+{
+	struct bpf_program *p[FE_NR] = { s->progs.fe_stack,       s->progs.fe_freed,
+					 s->progs.fe_built_alloc, s->progs.fe_built_build,
+					 s->progs.fe_built_napi,  s->progs.fe_built_slab };
+
+	return p[i];
+}
+
+static void set_autoload_all(struct skb_counters_bpf *s, bool on)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, s->obj)
+		bpf_program__set_autoload(p, on);
+}
+
+/* Prove fentry program @i by loading and attaching it alone. */
+static bool fentry_trial(size_t i, char *why, size_t whylen)
+{
+	struct skb_counters_bpf *s = skb_counters_bpf__open();
+	struct bpf_link *l;
+	int e;
+
+	if (!s) {
+		snprintf(why, whylen, "fentry: cannot open the probes: %s", strerror(errno));
+		return false;
+	}
+	set_autoload_all(s, false);
+	bpf_program__set_autoload(fe_prog_of(s, i), true);
+	bpf_log_clear();
+	e = skb_counters_bpf__load(s);
+	if (e) {
+		snprintf(why, whylen, "fentry on %s refused at load: %s%s%s", fe_progs[i].fn,
+			 strerror(-e), *bpf_log_last() ? " - " : "", bpf_log_last());
+		skb_counters_bpf__destroy(s);
+		return false;
+	}
+	l = bpf_program__attach(fe_prog_of(s, i));
+	if (!l) {
+		snprintf(why, whylen, "fentry on %s refused at attach: %s", fe_progs[i].fn,
+			 strerror(errno));
+		skb_counters_bpf__destroy(s);
+		return false;
+	}
+	bpf_link__destroy(l);
+	skb_counters_bpf__destroy(s);
+	return true;
+}
+
+/* Which backends can give each count here. */
+static void probe_backends(const int *order, struct probe_result res[BACKEND_NR][SKB_COUNT_NR],
+			   bool fe_ok[FE_NR])
+{
+	bool want[BACKEND_NR] = { false };
+
+	for (int i = 0; order[i] != BACKEND_NONE; i++)
+		want[order[i]] = true;
+	memset(res, 0, sizeof(struct probe_result) * BACKEND_NR * SKB_COUNT_NR);
+
+	/* kprobe: a trial attach of every clone */
+	if (want[BACKEND_KPROBE]) {
+		struct skb_counters_bpf *s = NULL;
+		bool pmu = access(KPROBE_PMU, F_OK) == 0;
+
+		if (pmu) {
+			s = skb_counters_bpf__open();
+			if (s) {
+				set_autoload_all(s, false);
+				bpf_program__set_autoload(s->progs.kp_stack, true);
+				bpf_program__set_autoload(s->progs.kp_freed, true);
+				bpf_program__set_autoload(s->progs.kp_built, true);
+				if (skb_counters_bpf__load(s)) {
+					skb_counters_bpf__destroy(s);
+					s = NULL;
+				}
+			}
+		}
+		for (int k = 0; k < SKB_COUNT_NR; k++) {
+			if (!pmu)
+				snprintf(res[BACKEND_KPROBE][k].why, sizeof(res[0][0].why),
+					 "kprobe: this kernel has no kprobes (" KPROBE_PMU
+					 " missing: CONFIG_KPROBES unset?)");
+			else if (!s)
+				snprintf(res[BACKEND_KPROBE][k].why, sizeof(res[0][0].why),
+					 "kprobe: the kprobe programs do not load");
+			else
+				kprobe_attach_count(s, (enum skb_count)k, NULL, &res[BACKEND_KPROBE][k]);
+		}
+		if (s)
+			skb_counters_bpf__destroy(s);
+	}
+
+	/* fentry: a trial load and attach of each program */
+	if (want[BACKEND_FENTRY]) {
+		for (size_t i = 0; i < FE_NR; i++) {
+			struct probe_result *r = &res[BACKEND_FENTRY][fe_progs[i].k];
+			char why[256];
+
+			fe_ok[i] = fentry_trial(i, why, sizeof(why));
+			if (fe_ok[i])
+				append(r->points, sizeof(r->points), "%sfentry:%s",
+				       *r->points ? "," : "", fe_progs[i].fn);
+			else if (fe_progs[i].required && !*r->why)
+				snprintf(r->why, sizeof(r->why), "%s", why);
+		}
+		for (int k = 0; k < SKB_COUNT_NR; k++)
+			res[BACKEND_FENTRY][k].ok = !*res[BACKEND_FENTRY][k].why;
+	}
+
+	/* tracepoints: two of the three counts */
+	if (want[BACKEND_TRACEPOINT]) {
+		res[BACKEND_TRACEPOINT][SKB_STACK_ENTRIES].ok = true;
+		snprintf(res[BACKEND_TRACEPOINT][SKB_STACK_ENTRIES].points, sizeof(res[0][0].points),
+			 "tracepoint:net:netif_receive_skb (DUT only)");
+		res[BACKEND_TRACEPOINT][SKB_FREED].ok = true;
+		snprintf(res[BACKEND_TRACEPOINT][SKB_FREED].points, sizeof(res[0][0].points),
+			 "tracepoint:skb:kfree_skb,tracepoint:skb:consume_skb");
+		snprintf(res[BACKEND_TRACEPOINT][SKB_BUILT].why, sizeof(res[0][0].why),
+			 "tracepoint: no tracepoint marks skb construction (kmem:kmem_cache_alloc "
+			 "misses the NAPI skb cache's bulk allocations)");
+	}
+}
+
+/* Mark the programs backend @b needs for count @k to be loaded. */
+static void enable_backend(struct skb_counters_bpf *s, enum skb_count k, int b, const bool *fe_ok)
+{
+	switch (b) {
+	case BACKEND_KPROBE:
+		bpf_program__set_autoload(kp_prog(s, k), true);
+		break;
+	case BACKEND_FENTRY:
+		for (size_t i = 0; i < FE_NR; i++)
+			if (fe_progs[i].k == k && fe_ok[i])
+				bpf_program__set_autoload(fe_prog_of(s, i), true);
+		break;
+	case BACKEND_TRACEPOINT:
+		bpf_program__set_autoload(k == SKB_STACK_ENTRIES ? s->progs.tp_stack : s->progs.tp_kfree,
+					  true);
+		if (k == SKB_FREED)
+			bpf_program__set_autoload(s->progs.tp_consume, true);
+		break;
+	}
+}
+
+static int keep(struct skb_counters *c, struct bpf_link *l, const char *what, char *err,
+		size_t errlen)
+{
+	int e = -errno;
+
+	if (!l) {
+		snprintf(err, errlen, "attaching %s failed: %s", what, strerror(-e));
+		return e;
+	}
+	if (c->nlinks == SKB_COUNTERS_MAX_LINKS) {
+		bpf_link__destroy(l);
+		snprintf(err, errlen, "too many probe links");
+		return -E2BIG;
+	}
 	c->links[c->nlinks++] = l;
-	add_point(c, name);
 	return 0;
 }
 
-static void try_kprobes(struct skb_counters *c, struct skb_counters_bpf *skel)
+/* Attach backend @b's programs for count @k. */
+static int attach_backend(struct skb_counters *c, struct skb_counters_bpf *s, enum skb_count k,
+			  int b, const bool *fe_ok, char *err, size_t errlen)
 {
-	struct {
-		struct bpf_program *prog;
-		const char *sym;
-	} kp[] = {
-		{ skel->progs.count_alloc_skb, "__alloc_skb" },
-		{ skel->progs.count_build_skb, "__build_skb" },
-		{ skel->progs.count_napi_build_skb, "__napi_build_skb" },
-	};
-	int first = c->nlinks;
+	struct probe_result r;
+	int e = 0;
 
-	for (size_t i = 0; i < sizeof(kp) / sizeof(kp[0]); i++) {
-		char name[64];
-		int e;
-
-		snprintf(name, sizeof(name), "kprobe:%s", kp[i].sym);
-		e = keep_link(c, bpf_program__attach_kprobe(kp[i].prog, false, kp[i].sym), name);
-		if (e) {
-			snprintf(c->built_reason, sizeof(c->built_reason),
-				 "kprobe on %s failed: %s", kp[i].sym, strerror(-e));
-			while (c->nlinks > first)
-				bpf_link__destroy(c->links[--c->nlinks]);
-			return;
-		}
+	switch (b) {
+	case BACKEND_KPROBE:
+		memset(&r, 0, sizeof(r));
+		e = kprobe_attach_count(s, k, c, &r);
+		if (e)
+			snprintf(err, errlen, "%s", r.why);
+		return e;
+	case BACKEND_FENTRY:
+		for (size_t i = 0; i < FE_NR && !e; i++)
+			if (fe_progs[i].k == k && fe_ok[i])
+				e = keep(c, bpf_program__attach(fe_prog_of(s, i)), fe_progs[i].fn, err,
+					 errlen);
+		return e;
+	case BACKEND_TRACEPOINT:
+		if (k == SKB_STACK_ENTRIES)
+			return keep(c, bpf_program__attach(s->progs.tp_stack), "net:netif_receive_skb",
+				    err, errlen);
+		e = keep(c, bpf_program__attach(s->progs.tp_kfree), "skb:kfree_skb", err, errlen);
+		if (!e)
+			e = keep(c, bpf_program__attach(s->progs.tp_consume), "skb:consume_skb", err,
+				 errlen);
+		return e;
 	}
-	c->built_available = true;
+	return 0;
 }
 
 int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut_netns_ino,
-		      char *err, size_t errlen)
+		      const int *order, bool cross_check, char *err, size_t errlen)
 {
-	struct skb_counters_bpf *skel;
-	bool kprobes = access(KPROBE_PMU, F_OK) == 0;
-	int e;
+	static const int default_order[] = { BACKEND_KPROBE, BACKEND_FENTRY, BACKEND_TRACEPOINT,
+					     BACKEND_NONE };
+	struct probe_result res[BACKEND_NR][SKB_COUNT_NR];
+	bool fe_ok[FE_NR] = { false };
+	struct skb_counters_bpf *s;
+	int e, any = 0;
 
 	memset(c, 0, sizeof(*c));
-	skel = skb_counters_bpf__open();
-	if (!skel) {
-		snprintf(err, errlen, "opening the skb counters failed: %s", strerror(errno));
-		return -errno;
+	if (!order)
+		order = default_order;
+	probe_backends(order, res, fe_ok);
+
+	/* the plan: per count, the first backend in @order that proved itself */
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		c->plan.backend[k] = BACKEND_NONE;
+		for (int i = 0; order[i] != BACKEND_NONE; i++) {
+			struct probe_result *r = &res[order[i]][k];
+
+			if (r->ok && c->plan.backend[k] == BACKEND_NONE) {
+				c->plan.backend[k] = order[i];
+				snprintf(c->plan.points[k], sizeof(c->plan.points[k]), "%s", r->points);
+				if (!cross_check)
+					break;
+			} else if (r->ok) {
+				c->plan.also[k] |= 1u << order[i];
+			} else {
+				append(c->plan.reason[k], sizeof(c->plan.reason[k]), "%s%s",
+				       *c->plan.reason[k] ? "; " : "", r->why);
+			}
+		}
+		any |= c->plan.backend[k] != BACKEND_NONE;
 	}
-	c->skel = skel;
-	skel->rodata->dut_ifindex = dut_ifindex;
-	skel->rodata->dut_netns_ino = dut_netns_ino;
-	if (!kprobes) {
-		bpf_program__set_autoload(skel->progs.count_alloc_skb, false);
-		bpf_program__set_autoload(skel->progs.count_build_skb, false);
-		bpf_program__set_autoload(skel->progs.count_napi_build_skb, false);
-		snprintf(c->built_reason, sizeof(c->built_reason),
-			 "no kprobes in this kernel (" KPROBE_PMU " missing) and no tracepoint "
-			 "marks skb construction");
+	if (!any) {
+		snprintf(err, errlen, "no counter backend works here: %s", c->plan.reason[0]);
+		return -ENOTSUP;
 	}
-	e = skb_counters_bpf__load(skel);
+
+	/* load only the programs of the chosen backends */
+	s = skb_counters_bpf__open();
+	if (!s) {
+		e = -errno;
+		snprintf(err, errlen, "opening the skb counters failed: %s", strerror(-e));
+		return e;
+	}
+	c->skel = s;
+	s->rodata->dut_ifindex = dut_ifindex;
+	s->rodata->dut_netns_ino = dut_netns_ino;
+	set_autoload_all(s, false);
+	for (int k = 0; k < SKB_COUNT_NR; k++)
+		for (int b = 0; b < BACKEND_NR; b++)
+			if (c->plan.backend[k] == b || (c->plan.also[k] & (1u << b)))
+				enable_backend(s, (enum skb_count)k, b, fe_ok);
+	e = skb_counters_bpf__load(s);
 	if (e) {
 		snprintf(err, errlen, "loading the skb counters failed: %s (%s)", strerror(-e),
 			 bpf_log_last());
 		skb_counters_close(c);
 		return e;
 	}
-	if ((e = keep_link(c, bpf_program__attach(skel->progs.count_stack_entry),
-			   "tracepoint:net:netif_receive_skb")) ||
-	    (e = keep_link(c, bpf_program__attach(skel->progs.count_kfree_skb),
-			   "tracepoint:skb:kfree_skb")) ||
-	    (e = keep_link(c, bpf_program__attach(skel->progs.count_consume_skb),
-			   "tracepoint:skb:consume_skb"))) {
-		snprintf(err, errlen, "attaching the skb tracepoints failed: %s", strerror(-e));
-		skb_counters_close(c);
-		return e;
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		for (int b = 0; b < BACKEND_NR && !e; b++)
+			if (c->plan.backend[k] == b || (c->plan.also[k] & (1u << b)))
+				e = attach_backend(c, s, (enum skb_count)k, b, fe_ok, err, errlen);
+		if (e) {
+			skb_counters_close(c);
+			return e;
+		}
 	}
-	if (kprobes)
-		try_kprobes(c, skel);
 	return 0;
 }
 

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * skb_counters_user.h: the counting pass's event counters (skb_counters.bpf.c).
+ * skb_counters_user.h: the count pass's event counters, each count taken from the best
+ * backend the running kernel allows, tried in order (by default kprobe, fentry,
+ * tracepoint):
  *
- * stack_entries: tracepoint net:netif_receive_skb (inside __netif_receive_skb_core),
- *                for skbs on the DUT.
- * skbs_freed:    tracepoints skb:kfree_skb + skb:consume_skb, machine-wide.
- * skbs_built:    kprobes on __alloc_skb + __build_skb + __napi_build_skb, machine-wide,
- *                only where the kernel has kprobes; otherwise unavailable (no tracepoint
- *                marks skb construction: kmem:kmem_cache_alloc misses the NAPI skb
- *                cache's bulk allocations).
+ *   stack_entries  calls of __netif_receive_skb_core (every compiler clone), or the
+ *                  net:netif_receive_skb tracepoint inside it (DUT only)
+ *   skbs_freed     kfree_skbmem, or skb:kfree_skb + skb:consume_skb
+ *   skbs_built     __alloc_skb + __build_skb + __napi_build_skb (+ slab_build_skb
+ *                  where it exists): the __alloc_skb and build_skb families, which do
+ *                  not call one another, so no skb is counted twice. No tracepoint
+ *                  marks skb construction (kmem:kmem_cache_alloc misses the NAPI skb
+ *                  cache's bulk allocations): without kprobes or fentry it is
+ *                  unavailable, never 0.
+ *
+ * A backend is taken for a count only after a real attach: kprobes need the kernel's
+ * kprobe PMU and the symbols in /proc/kallsyms; fentry is proven by loading and
+ * attaching each program (BTF alone proves nothing: a kernel may refuse trampolines).
  */
 #ifndef XDPTC_SKB_COUNTERS_USER_H
 #define XDPTC_SKB_COUNTERS_USER_H
@@ -19,30 +27,66 @@
 
 #include "skb_counters.h"
 
+enum counter_backend {
+	BACKEND_NONE = -1,
+	BACKEND_KPROBE = 0,
+	BACKEND_FENTRY,
+	BACKEND_TRACEPOINT,
+	BACKEND_NR,
+};
+
+enum skb_count { SKB_STACK_ENTRIES = 0, SKB_FREED, SKB_BUILT, SKB_COUNT_NR };
+
+#define SKB_COUNTERS_MAX_LINKS 48
+
+/* The backend chosen for each count, its probe points, and why better backends (or
+ * all of them) were not taken. */
+struct skb_counters_plan {
+	int backend[SKB_COUNT_NR];           /* enum counter_backend, BACKEND_NONE */
+	unsigned int also[SKB_COUNT_NR];     /* cross-check: more backends counting it
+					      * (bit 1 << backend) */
+	char points[SKB_COUNT_NR][384];      /* e.g. "kprobe:__netif_receive_skb_core.constprop.0" */
+	char reason[SKB_COUNT_NR][512];      /* backends passed over, and why */
+};
+
 struct skb_counters {
-	void *skel;            /* struct skb_counters_bpf * */
-	void *links[8];        /* struct bpf_link * */
+	void *skel; /* struct skb_counters_bpf * */
+	void *links[SKB_COUNTERS_MAX_LINKS];
 	int nlinks;
-	bool built_available;  /* kprobes on the construction functions attached */
-	char built_reason[256]; /* why skbs_built is unavailable, when it is */
-	char points[512];      /* the probe points attached, comma separated */
+	struct skb_counters_plan plan;
 };
 
 struct skb_counts {
-	uint64_t v[CNT_NR]; /* events, summed over CPUs, indexed by enum skb_count_idx */
+	uint64_t v[CNT_NR]; /* events per slot, summed over CPUs (enum skb_count_idx) */
 };
 
+const char *counter_backend_name(int backend); /* "kprobe", ..., "unavailable" */
+const char *skb_count_name(enum skb_count k);  /* "stack_entries", ... */
+
+/* parse_counter_backends - "kprobe,fentry,tracepoint" (any non-empty subset, in the
+ * order to try) into @order (BACKEND_NR entries, ended by BACKEND_NONE). Returns the
+ * number parsed or -EINVAL. */
+int parse_counter_backends(const char *s, int order[BACKEND_NR + 1]);
+
 /*
- * skb_counters_open - load skb_counters.bpf.c for a DUT and attach its probes.
- * @dut_ifindex, @dut_netns_ino: the DUT's ifindex and network namespace inode.
- * Returns 0, or -errno with a sentence in @err (tracepoints could not attach).
- * A missing kprobe facility is not an error: built_available says so.
+ * skb_counters_open - choose a backend for each count, load and attach its probes.
+ * @dut_ifindex, @dut_netns_ino: the DUT (the tracepoint backend's per-DUT counts).
+ * @order: backends to try, in order, ended by BACKEND_NONE; NULL: kprobe, fentry,
+ *         tracepoint.
+ * @cross_check: also attach every other backend of @order that works for a count
+ *         (plan.also), so one trial gives the same count from each of them.
+ * Returns 0 (c->plan says what was chosen; a count may be BACKEND_NONE), or -errno
+ * with a sentence in @err when nothing could be attached at all.
  */
 int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut_netns_ino,
-		      char *err, size_t errlen);
+		      const int *order, bool cross_check, char *err, size_t errlen);
 
-/* skb_counters_read - current totals. Returns 0 or -errno. */
+/* skb_counters_read - current totals of every slot. Returns 0 or -errno. */
 int skb_counters_read(struct skb_counters *c, struct skb_counts *out);
+
+/* skb_count_value - count @k from slot deltas @slots under @backend; 0 for
+ * BACKEND_NONE (callers print such a count as unavailable, never as 0). */
+uint64_t skb_count_value(const uint64_t slots[CNT_NR], enum skb_count k, int backend);
 
 /* skb_counters_close - detach and unload (safe on a zeroed struct). */
 void skb_counters_close(struct skb_counters *c);

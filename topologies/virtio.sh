@@ -7,6 +7,7 @@
 #   virtio.sh exec PREFIX CMD...   run a shell command in the guest (through the agent)
 #   virtio.sh cleanup        remove topologies whose run is gone (like veth.sh cleanup)
 #   virtio.sh kernel         fetch and unpack the guest kernel; print its directory
+#   virtio.sh probe-accel    print "kvm|why" or "tcg|why" (a KVM test boot, cached)
 #
 # Environment:
 #   GUEST_KERNEL=6.1|6.12   Debian's bookworm 6.1 (default) or bookworm-backports 6.12
@@ -44,7 +45,7 @@ die() {
 }
 
 usage() {
-	echo "usage: $0 up PREFIX | down PREFIX | exec PREFIX CMD... | cleanup | kernel" >&2
+	echo "usage: $0 up PREFIX | down PREFIX | exec PREFIX CMD... | cleanup | kernel | probe-accel" >&2
 	exit 2
 }
 
@@ -298,5 +299,9 @@ exec) [ $# -ge 3 ] || usage; check_prefix "$2"; p=$2; shift 2
 	exec "${XDPTC_BIN:-$REPO/build/xdptc}" guest-exec --ctl "$STATE_DIR/$p/ctl.sock" -- "$@" ;;
 cleanup) [ $# -eq 1 ] || usage; cleanup ;;
 kernel) [ $# -eq 1 ] || usage; kernel_dir ;;
+probe-accel) [ $# -eq 1 ] || usage
+	kdir=$(kernel_dir)
+	img=$(initramfs "$kdir")
+	accel_for "$(ls "$kdir"/boot/vmlinuz-* | head -n 1)" "$img" "$(kernel_version "$kdir")" ;;
 *) usage ;;
 esac

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "doctor.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_log.h"
+#include "drop_prog.h"
+#include "netns.h"
+#include "pmu.h"
+#include "skb_counters_user.h"
+#include "tc_drop.skel.h"
+
+static void item(json_t *items, const char *name, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void item(json_t *items, const char *name, bool ok, const char *fmt, ...)
+{
+	char detail[600];
+	json_t *i = json_object();
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	json_object_set_new(i, "name", json_string(name));
+	json_object_set_new(i, "ok", json_boolean(ok));
+	json_object_set_new(i, "detail", json_string(detail));
+	json_array_append_new(items, i);
+}
+
+/* First line of a command's output into @out ("" when it fails). */
+static void first_line(const char *cmd, char *out, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	if (!fgets(out, (int)len, p))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+}
+
+/* The XDP, clsact and tcx checks on a veth pair of the doctor's own. */
+static void check_veth(json_t *items, const char *topodir)
+{
+	char cmd[PATH_MAX + 128], prefix[16], dut_ns[32], dut_dev[24], err[512];
+	struct drop_attachment a;
+	int saved, e;
+
+	snprintf(prefix, sizeof(prefix), "xdptc-d%05x", (unsigned int)getpid() & 0xfffff);
+	snprintf(dut_ns, sizeof(dut_ns), "%s-dut", prefix);
+	snprintf(dut_dev, sizeof(dut_dev), "%s-d", prefix);
+	snprintf(cmd, sizeof(cmd), "XDPTC_OWNER_PID=%d sh '%s/veth.sh' up %s >/dev/null 2>&1",
+		 (int)getpid(), topodir, prefix);
+	if (system(cmd) != 0 || netns_enter(dut_ns, &saved)) {
+		item(items, "xdp_native_veth", false, "could not build a veth pair to try it on");
+		item(items, "clsact", false, "could not build a veth pair to try it on");
+		item(items, "tcx", false, "could not build a veth pair to try it on");
+		goto out;
+	}
+	e = drop_attach(dut_dev, MODE_XDPDRV, 9999, &a, err, sizeof(err));
+	if (e) {
+		item(items, "xdp_native_veth", false, "%s", err);
+	} else {
+		item(items, "xdp_native_veth", true, "xdpdrv attached to and detached from a veth");
+		drop_detach(&a);
+	}
+	e = drop_attach(dut_dev, MODE_TC, 9999, &a, err, sizeof(err));
+	if (e) {
+		item(items, "clsact", false, "%s", err);
+	} else {
+		item(items, "clsact", true, "cls_bpf direct-action on clsact ingress attached and detached");
+		drop_detach(&a);
+	}
+	{
+		struct tc_drop_bpf *s = tc_drop_bpf__open();
+		struct bpf_link *l = NULL;
+
+		if (s) {
+			bpf_program__set_expected_attach_type(s->progs.tc_drop, BPF_TCX_INGRESS);
+			if (!tc_drop_bpf__load(s))
+				l = bpf_program__attach_tcx(s->progs.tc_drop,
+							    (int)if_nametoindex(dut_dev), NULL);
+		}
+		if (l)
+			item(items, "tcx", true, "BPF link on TC ingress attached (libbpf %s)",
+			     libbpf_version_string());
+		else
+			item(items, "tcx", false, "bpf_program__attach_tcx failed: %s (kernel >= 6.6 "
+						  "needed)", strerror(errno));
+		bpf_link__destroy(l);
+		tc_drop_bpf__destroy(s);
+	}
+	netns_return(saved);
+out:
+	snprintf(cmd, sizeof(cmd), "sh '%s/veth.sh' down %s >/dev/null 2>&1", topodir, prefix);
+	if (system(cmd) != 0)
+		fprintf(stderr, "xdptc doctor: removing %s failed\n", prefix);
+}
+
+static void check_backend(json_t *items, const char *name, int backend)
+{
+	int order[2] = { backend, BACKEND_NONE };
+	struct skb_counters c;
+	char err[512], detail[1200] = "";
+	bool any = false;
+	int e = skb_counters_open(&c, 1, 0, order, false, err, sizeof(err));
+
+	if (e && e != -ENOTSUP) { /* ENOTSUP: no count attached; the plan says why */
+		item(items, name, false, "%s", err);
+		return;
+	}
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		size_t n = strlen(detail);
+
+		if (c.plan.backend[k] == backend) {
+			any = true;
+			snprintf(detail + n, sizeof(detail) - n, "%s%s: %s", n ? "; " : "",
+				 skb_count_name((enum skb_count)k), c.plan.points[k]);
+		} else {
+			snprintf(detail + n, sizeof(detail) - n, "%s%s: no (%s)", n ? "; " : "",
+				 skb_count_name((enum skb_count)k), c.plan.reason[k]);
+		}
+	}
+	skb_counters_close(&c);
+	item(items, name, any, "%s", detail);
+}
+
+static void check_kvm(json_t *items, const char *topodir, bool boot)
+{
+	struct stat st;
+	char cached[256] = "", cmd[PATH_MAX + 64];
+
+	if (stat("/dev/kvm", &st) || !S_ISCHR(st.st_mode)) {
+		item(items, "kvm", false, "TCG only: no /dev/kvm");
+		return;
+	}
+	if (boot) {
+		snprintf(cmd, sizeof(cmd), "sh '%s/virtio.sh' probe-accel 2>/dev/null", topodir);
+		first_line(cmd, cached, sizeof(cached));
+	} else {
+		first_line("cat /run/xdptc/accel-* 2>/dev/null", cached, sizeof(cached));
+	}
+	if (!cached[0]) {
+		item(items, "kvm", false, "/dev/kvm exists but is not proven (some hosts hang guests "
+					  "under it): 'xdptc doctor --boot' or make run-virtio tries a "
+					  "test boot");
+		return;
+	}
+	item(items, "kvm", !strncmp(cached, "kvm|", 4), "%s", strchr(cached, '|') ? strchr(cached, '|') + 1 : cached);
+}
+
+json_t *doctor_report(const char *topologies_dir, bool boot)
+{
+	static const char *const pkgs[] = { "libbpf1", "libbpf-dev", "bpftool", "clang", "iproute2",
+					    "qemu-system-x86", "busybox-static", "linux-perf",
+					    "bpftrace", NULL };
+	json_t *r = json_object(), *items = json_array(), *p = json_object();
+	struct pmu_counters pmu;
+	struct utsname u;
+	char buf[512];
+	int fd;
+
+	bpf_log_clear();
+	uname(&u);
+	item(items, "kernel", true, "%s %s %s", u.release, u.version, u.machine);
+	item(items, "btf", access("/sys/kernel/btf/vmlinux", R_OK) == 0,
+	     access("/sys/kernel/btf/vmlinux", R_OK) == 0 ? "/sys/kernel/btf/vmlinux present"
+							  : "no /sys/kernel/btf/vmlinux: CO-RE "
+							    "programs cannot load");
+	fd = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SOCKET_FILTER, NULL);
+	item(items, "bpf_syscall", fd == 1, fd == 1 ? "a BPF program loads" : "BPF program load "
+									    "refused: %s",
+	     fd == 1 ? "" : strerror(fd < 0 ? -fd : EPERM));
+	check_veth(items, topologies_dir);
+	check_backend(items, "kprobes", BACKEND_KPROBE);
+	check_backend(items, "fentry", BACKEND_FENTRY);
+	check_backend(items, "tracepoints", BACKEND_TRACEPOINT);
+	if (pmu_open(&pmu, buf, sizeof(buf)) == 0) {
+		item(items, "pmu", true, "cycles and instructions counters open on %d CPUs", pmu.ncpu);
+		pmu_close(&pmu);
+	} else {
+		item(items, "pmu", false, "%s", buf);
+	}
+	fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	item(items, "bpf_stats", fd >= 0, fd >= 0 ? "BPF_ENABLE_STATS (run_time_ns, run_cnt) works"
+						  : "BPF_ENABLE_STATS refused: %s",
+	     fd >= 0 ? "" : strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	first_line("perf --version 2>/dev/null", buf, sizeof(buf));
+	item(items, "perf", buf[0] != '\0', "%s", buf[0] ? buf : "perf is not installed (linux-perf)");
+	first_line("qemu-system-x86_64 --version 2>/dev/null", buf, sizeof(buf));
+	item(items, "qemu", buf[0] != '\0', "%s",
+	     buf[0] ? buf : "qemu-system-x86_64 is not installed (qemu-system-x86)");
+	check_kvm(items, topologies_dir, boot);
+	for (int i = 0; pkgs[i]; i++) {
+		char cmd[160];
+
+		snprintf(cmd, sizeof(cmd), "dpkg-query -W -f='${Version}' %s 2>/dev/null", pkgs[i]);
+		first_line(cmd, buf, sizeof(buf));
+		json_object_set_new(p, pkgs[i], buf[0] ? json_string(buf) : json_null());
+	}
+	json_object_set_new(p, "libbpf (linked)", json_string(libbpf_version_string()));
+	json_object_set_new(r, "items", items);
+	json_object_set_new(r, "packages", p);
+	return r;
+}
+
+static const json_t *find_item(const json_t *report, const char *name)
+{
+	size_t i;
+	json_t *it;
+
+	json_array_foreach(json_object_get(report, "items"), i, it)
+		if (!strcmp(json_string_value(json_object_get(it, "name")), name))
+			return it;
+	return NULL;
+}
+
+bool doctor_item_ok(const json_t *report, const char *name)
+{
+	return json_is_true(json_object_get(find_item(report, name), "ok"));
+}
+
+const char *doctor_item_detail(const json_t *report, const char *name)
+{
+	const char *d = json_string_value(json_object_get(find_item(report, name), "detail"));
+
+	return d ? d : "";
+}
+
+void doctor_print(const json_t *report, FILE *out)
+{
+	size_t i;
+	json_t *it;
+	const char *k;
+	json_t *v;
+
+	fprintf(out, "xdptc doctor: what this machine and kernel offer (each tried for real)\n");
+	json_array_foreach(json_object_get(report, "items"), i, it)
+		fprintf(out, "  %-3s  %-16s %s\n", json_is_true(json_object_get(it, "ok")) ? "yes" : "no",
+			json_string_value(json_object_get(it, "name")),
+			json_string_value(json_object_get(it, "detail")));
+	fprintf(out, "packages:\n");
+	json_object_foreach((json_t *)json_object_get(report, "packages"), k, v)
+		fprintf(out, "  %-16s %s\n", k, json_is_string(v) ? json_string_value(v) : "not installed");
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * doctor.h: what this machine and its kernel offer the suite, each item proven by a
+ * real attempt where one is possible (attach XDP to a veth of its own, load and attach
+ * a kprobe, an fentry program, a tracepoint, open PMU counters), with the reason.
+ */
+#ifndef XDPTC_DOCTOR_H
+#define XDPTC_DOCTOR_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * doctor_report - run every check. @topologies_dir: where veth.sh is (the XDP, clsact
+ * and tcx checks use a veth pair of their own, named xdptc-d..., removed afterwards).
+ * @boot: also prove KVM with a test boot of the guest kernel (virtio.sh; may download
+ * it); otherwise KVM is reported from /dev/kvm and earlier probes.
+ * Returns {"items": [{"name", "ok", "detail"}...], "packages": {...}}: a new reference.
+ */
+json_t *doctor_report(const char *topologies_dir, bool boot);
+
+/* doctor_item_ok - the "ok" of item @name in @report (false when missing). */
+bool doctor_item_ok(const json_t *report, const char *name);
+const char *doctor_item_detail(const json_t *report, const char *name);
+
+/* doctor_print - the report as text, one line per item: "yes|no  NAME  DETAIL". */
+void doctor_print(const json_t *report, FILE *out);
+
+#endif
