@@ -230,6 +230,38 @@ json_t *summary_compute(const json_t *run)
 		if (json_is_true(json_object_get(json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
 			json_array_append_new(deltas, pair_delta(run, "cycles_per_pkt", base, b));
 	}
+	/* conservation: in a TC drop every packet's skb is built once and freed once */
+	json_array_foreach(arr, i, m) {
+		const json_t *pk = json_object_get(m, "count_pkts_at_dut");
+		json_t *c;
+		bool agree = true;
+		char detail[256] = "";
+
+		if (strcmp(json_string_value(json_object_get(m, "mode")), "tc") || !json_is_number(pk))
+			continue;
+		c = json_object();
+		for (int k = 0; k < 2; k++) {
+			const char *name = k ? "skbs_freed" : "skbs_built";
+			const json_t *v = json_object_get(m, name);
+			size_t n = strlen(detail);
+
+			if (!json_is_number(v)) {
+				snprintf(detail + n, sizeof(detail) - n, "%s%s unavailable", n ? ", " : "",
+					 name);
+				continue;
+			}
+			json_object_set_new(c, name, json_real(json_number_value(v)));
+			if (fabs(json_number_value(v) - json_number_value(pk)) >
+			    0.01 * json_number_value(pk))
+				agree = false;
+		}
+		json_object_set_new(c, "mode", json_string("tc"));
+		json_object_set_new(c, "pkts_at_dut", json_real(json_number_value(pk)));
+		json_object_set_new(c, "agree_within_1pct", json_boolean(agree));
+		if (*detail)
+			json_object_set_new(c, "note", json_string(detail));
+		json_object_set_new(s, "conservation", c);
+	}
 	json_object_set_new(s, "baseline", base ? json_string(base) : json_null());
 	json_object_set_new(s, "modes", arr);
 	json_object_set_new(s, "deltas", deltas);
@@ -398,6 +430,22 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
 
+	{
+		const json_t *c = json_object_get(s, "conservation");
+		char x[48], y[48], z[48];
+
+		if (c)
+			fprintf(out, "\nConservation in the TC drop (count pass medians): skbs_built %s, "
+				     "skbs_freed %s, pkts_at_dut %s: %s%s%s\n",
+				fmt_count(x, sizeof(x), json_object_get(c, "skbs_built")),
+				fmt_count(y, sizeof(y), json_object_get(c, "skbs_freed")),
+				fmt_count(z, sizeof(z), json_object_get(c, "pkts_at_dut")),
+				json_is_true(json_object_get(c, "agree_within_1pct"))
+					? "agree within 1%"
+					: "**MISMATCH: they differ by more than 1%**",
+				json_is_string(json_object_get(c, "note")) ? "; " : "",
+				str_or(json_string_value(json_object_get(c, "note")), ""));
+	}
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");
 	} else {

@@ -119,7 +119,7 @@ static void check_backend(json_t *items, const char *name, int backend)
 	bool any = false;
 	int e = skb_counters_open(&c, 1, 0, order, false, err, sizeof(err));
 
-	if (e && e != -ENOTSUP) { /* ENOTSUP: no count attached; the plan says why */
+	if (e) {
 		item(items, name, false, "%s", err);
 		return;
 	}
@@ -136,6 +136,9 @@ static void check_backend(json_t *items, const char *name, int backend)
 		}
 	}
 	skb_counters_close(&c);
+	if (!any && !strcmp(c.plan.reason[0], c.plan.reason[1]) &&
+	    !strcmp(c.plan.reason[1], c.plan.reason[2]))
+		snprintf(detail, sizeof(detail), "%s", c.plan.reason[0]); /* one reason for all */
 	item(items, name, any, "%s", detail);
 }
 

@@ -611,7 +611,7 @@ static json_t *ok(void)
 
 static json_t *agent_exec(const char *cmd)
 {
-	char out[16384];
+	static char out[60000];
 	size_t n = 0;
 	FILE *p;
 	int st;

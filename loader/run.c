@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "dut.h"
 #include "netns.h"
 #include "summary.h"
@@ -457,7 +458,7 @@ int run_main(const struct run_opts *o)
 	struct dut dut;
 	struct dut_counters_info ci;
 	char why[512], pmu_why[256] = "", dir[PATH_MAX], stamp[32];
-	json_t *run = NULL, *trials;
+	json_t *run = NULL, *trials, *doctor = NULL;
 	bool have_pmu = false, counters_open = false, have_dir = false, have_dut = false;
 	bool remote = !strcmp(o->topology, "virtio");
 	int status = 1, e = 0, seq = 0, lock_fd, holder;
@@ -488,6 +489,20 @@ int run_main(const struct run_opts *o)
 	}
 	have_dir = true;
 
+	/* what this machine offers; the lines that decide this run's metrics */
+	doctor = doctor_report(o->topologies_dir, false);
+	fprintf(stderr, "xdptc: doctor: pmu %s; kprobes %s; fentry %s; tracepoints %s%s%s\n",
+		doctor_item_ok(doctor, "pmu") ? "yes" : "no",
+		doctor_item_ok(doctor, "kprobes") ? "yes" : "no",
+		doctor_item_ok(doctor, "fentry") ? "yes" : "no",
+		doctor_item_ok(doctor, "tracepoints") ? "yes" : "no",
+		remote ? "; kvm " : "",
+		remote ? (doctor_item_ok(doctor, "kvm") ? "yes" : "no") : "");
+	if (!remote && !doctor_item_ok(doctor, "xdp_native_veth"))
+		fprintf(stderr, "xdptc: doctor: native XDP on veth: %s\n",
+			doctor_item_detail(doctor, "xdp_native_veth"));
+	if (g_stop)
+		goto out;
 	fprintf(stderr, "xdptc: %s topology %s: up\n", o->topology, topo.prefix);
 	if (topology_cmd(o, "up", &topo) || !topo.dut_dev[0]) {
 		if (g_stop)
@@ -589,6 +604,22 @@ int run_main(const struct run_opts *o)
 		json_object_set_new(run, "guest", guest_json(&topo));
 	json_object_set_new(run, "settings", settings_json(o));
 	json_object_set_new(run, "capabilities", capabilities_json(have_pmu, pmu_why, remote, &ci));
+	json_object_set_new(run, "doctor", doctor);
+	doctor = NULL;
+	if (remote) { /* the guest's own report, from inside */
+		char out[65536], self[PATH_MAX - 32], cmd[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		int st = 0;
+		json_t *gd;
+
+		/* the host's root is the guest's: the same path runs there */
+		self[n > 0 ? n : 0] = '\0';
+		snprintf(cmd, sizeof(cmd), "%s doctor --json", self);
+		fprintf(stderr, "xdptc: asking the guest what its kernel offers\n");
+		if (n > 0 && !dut_exec(&dut, cmd, &st, out, sizeof(out)) && !st &&
+		    (gd = json_loads(out, 0, NULL)))
+			json_object_set_new(run, "guest_doctor", gd);
+	}
 	trials = json_array();
 	json_object_set_new(run, "trials", trials);
 
@@ -682,6 +713,7 @@ out:
 		topology_cmd(o, "down", &topo);
 	}
 	json_decref(run);
+	json_decref(doctor);
 	if (have_dir) /* nothing worth keeping: remove the empty (or partial) directory */
 		remove_run_dir(dir);
 	close(lock_fd);

@@ -75,8 +75,10 @@ int parse_counter_backends(const char *s, int order[BACKEND_NR + 1]);
  *         tracepoint.
  * @cross_check: also attach every other backend of @order that works for a count
  *         (plan.also), so one trial gives the same count from each of them.
- * Returns 0 (c->plan says what was chosen; a count may be BACKEND_NONE), or -errno
- * with a sentence in @err when nothing could be attached at all.
+ * Returns 0 (c->plan says what was chosen; a count may be BACKEND_NONE, with its reason,
+ * and when every count is, nothing is loaded), or -errno with a sentence in @err when
+ * a chosen backend failed to load or attach.
+ * Test hook: XDPTC_COUNTERS_DISABLE=LIST makes the listed backends fail.
  */
 int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut_netns_ino,
 		      const int *order, bool cross_check, char *err, size_t errlen);
