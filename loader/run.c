@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "doctor.h"
 #include "dut.h"
 #include "netns.h"
@@ -45,6 +46,7 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL); /* stdout closed (| head): stop and clean up */
 }
 
 /* ---- topology ---- */
@@ -473,6 +475,9 @@ int run_main(const struct run_opts *o)
 		return 1;
 	}
 	install_signals();
+	/* what earlier, killed runs left (a run still going keeps what it has) */
+	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: a killed run left this: ") < 0)
+		fprintf(stderr, "xdptc: note: the cleanup of earlier runs failed\n");
 	memset(&topo, 0, sizeof(topo));
 	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
 		 (unsigned int)(((unsigned long)getpid() * 2654435761ul) ^ (unsigned long)now) &

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +65,10 @@ static void sender_child(const struct trial_env *env, uint64_t packets, int to_p
 	memset(&rep, 0, sizeof(rep));
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/* never outlive the run (it holds the run lock and the topology) */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(1);
 	rep.err = netns_enter(env->snd_netns, &saved);
 	if (!rep.err && env->sender_cpu >= 0)
 		rep.err = pin_to_cpu(env->sender_cpu);

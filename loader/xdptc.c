@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "bpf_log.h"
+#include "cleanup.h"
 #include "cli_parse.h"
 #include "doctor.h"
 #include "drop_prog.h"
@@ -788,27 +789,27 @@ static int cmd_doctor(int argc, char **argv)
 
 static int cmd_cleanup(int argc, char **argv)
 {
-	char topodir[PATH_MAX], cmd[PATH_MAX + 64];
+	char topodir[PATH_MAX];
+	int n;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: xdptc cleanup\n"
-		       "Remove the namespaces and links named xdptc-* whose run is gone (a\n"
-		       "topology whose run still goes is left alone) and xdptc's clsact markers of\n"
-		       "namespaces that no longer exist. Touches nothing else.\n");
+		       "Remove what killed runs left: namespaces, links and guests named xdptc-*\n"
+		       "whose run is gone (a topology whose run still goes is left alone), xdptc's\n"
+		       "clsact markers of namespaces that no longer exist, and empty run directories\n"
+		       "under ./results. Touches nothing else. Every run does this when it starts.\n");
 		return 0;
 	}
-	int n;
-
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
-	snprintf(cmd, sizeof(cmd), "sh '%s/veth.sh' cleanup && sh '%s/virtio.sh' cleanup", topodir,
-		 topodir);
-	if (system(cmd) != 0)
+	n = cleanup_leftovers(topodir, "results", "");
+	if (n < 0) {
+		fprintf(stderr, "xdptc: cleanup failed: %s\n", strerror(-n));
 		return 1;
-	n = clsact_markers_prune();
-	if (n)
-		fprintf(stderr, "removed %d stale clsact marker(s) from " XDPTC_STATE_DIR "\n", n);
+	}
+	if (!n)
+		fprintf(stderr, "nothing to clean: nothing of a killed xdptc run is left\n");
 	return 0;
 }
 

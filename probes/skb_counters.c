@@ -207,8 +207,12 @@ static bool fentry_trial(size_t i, char *why, size_t whylen)
 	bpf_log_clear();
 	e = skb_counters_bpf__load(s);
 	if (e) {
+		const char *kern = bpf_log_last();
+
+		if (!strncmp(kern, "failed to load BPF skeleton", 27)) /* says nothing more */
+			kern = "";
 		snprintf(why, whylen, "fentry on %s refused at load: %s%s%s", fe_progs[i].fn,
-			 strerror(-e), *bpf_log_last() ? " - " : "", bpf_log_last());
+			 strerror(-e), *kern ? " - " : "", kern);
 		skb_counters_bpf__destroy(s);
 		return false;
 	}

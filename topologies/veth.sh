@@ -104,9 +104,10 @@ up() {
 cleanup() {
 	prefixes=$( { ip netns list | awk '{print $1}' | grep -E '^xdptc-[A-Za-z0-9]+-(snd|dut)$' | sed 's/-[a-z]*$//'
 		ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^xdptc-[A-Za-z0-9]+-[sd]$' | sed 's/-[sd]$//'
-		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p'
+		# owner files alone (a half-made topology), but not a guest's (virtio.sh's)
+		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p' |
+			while read -r p; do [ -d "$STATE_DIR/$p" ] || echo "$p"; done
 	} | sort -u)
-	[ -n "$prefixes" ] || echo "nothing to clean: no xdptc topology exists" >&2
 	for p in $prefixes; do
 		if owner_alive "$p"; then
 			echo "leaving $p alone: its run (pid $(cat "$STATE_DIR/$p.owner")) is still going" >&2

@@ -190,6 +190,16 @@ down() {
 	rm -f "$STATE_DIR/$p.owner"
 }
 
+# What a failed boot said: the lines naming an error first (a panic's stack trace
+# would bury them), then the end of the console.
+console_excerpt() {
+	[ -f "$1" ] || return 0
+	echo "virtio.sh: guest console ($1):" >&2
+	grep -E 'XDPTC-|cannot|not found|No such|failed|panic' "$1" | grep -v '^ *\[<' | head -n 10 >&2 || true
+	echo "  ... last lines:" >&2
+	tail -n 5 "$1" >&2 || true
+}
+
 owner_alive() {
 	f=$STATE_DIR/$1.owner
 	[ -f "$f" ] || return 1
@@ -247,16 +257,16 @@ up() {
 	limit=${BOOT_TIMEOUT:-180}
 	while ! grep -q XDPTC-AGENT-READY "$dir/console.log" 2>/dev/null; do
 		if grep -q XDPTC-BOOT-FAILED "$dir/console.log" 2>/dev/null; then
-			tail -n 20 "$dir/console.log" >&2
+			console_excerpt "$dir/console.log"
 			die "the guest failed to boot"
 		fi
 		pid=$(cat "$dir/qemu.pid" 2>/dev/null || true)
 		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-			tail -n 20 "$dir/console.log" >&2 2>/dev/null || true
+			console_excerpt "$dir/console.log"
 			die "qemu exited during boot"
 		fi
 		if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then
-			tail -n 20 "$dir/console.log" >&2 2>/dev/null || true
+			console_excerpt "$dir/console.log"
 			die "the guest did not start its agent within $limit s (BOOT_TIMEOUT)"
 		fi
 		sleep 0.2

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "cleanup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drop_prog.h"
+
+/* Run one topology script's cleanup; echo its lines with @tag; count removals. */
+static int run_script(const char *topodir, const char *script, const char *tag)
+{
+	char cmd[PATH_MAX + 64], line[512];
+	int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "sh '%s/%s' cleanup 2>&1", topodir, script);
+	p = popen(cmd, "r");
+	if (!p)
+		return -errno;
+	while (fgets(line, sizeof(line), p)) {
+		fprintf(stderr, "%s%s", tag, line);
+		n += !strncmp(line, "removing", 8);
+	}
+	return pclose(p) == 0 ? n : -EIO;
+}
+
+/* Does @name look like a run directory ("20261130T112135Z-veth", "...-virtio-2")? */
+static int is_run_dir_name(const char *name)
+{
+	return strlen(name) > 17 && name[8] == 'T' && name[15] == 'Z' && name[16] == '-';
+}
+
+int cleanup_leftovers(const char *topologies_dir, const char *results_dir, const char *tag)
+{
+	int removed = 0, n;
+
+	for (int i = 0; i < 2; i++) {
+		n = run_script(topologies_dir, i ? "virtio.sh" : "veth.sh", tag);
+		if (n < 0)
+			return n;
+		removed += n;
+	}
+	n = clsact_markers_prune();
+	if (n)
+		fprintf(stderr, "%sremoved %d stale clsact marker(s) from " XDPTC_STATE_DIR "\n", tag, n);
+	removed += n;
+	if (results_dir) {
+		DIR *d = opendir(results_dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char path[PATH_MAX];
+
+			if (!is_run_dir_name(de->d_name))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", results_dir, de->d_name);
+			if (!rmdir(path)) { /* only an empty one: a killed run's */
+				fprintf(stderr, "%sremoved the empty run directory %s\n", tag, path);
+				removed++;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return removed;
+}
