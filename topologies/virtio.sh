@@ -20,7 +20,7 @@
 #
 # The guest kernel comes from Debian's package (apt-get download + dpkg-deb -x into the
 # cache; nothing is installed on the host). The initramfs (busybox-static plus the
-# modules virtio-net, 9p, overlay, virtio_console, sch_ingress and cls_bpf need,
+# modules virtio-net, 9p, overlay, virtio_console, sch_ingress, cls_bpf and veth need,
 # resolved with depmod/modprobe for that kernel) mounts the host's root read-only over
 # 9p under a tmpfs overlay, so the guest runs the very binaries built on the host.
 # Control: a virtio-serial port (xdptc.ctl) to the unix socket /run/xdptc/PREFIX/ctl.sock.
@@ -37,7 +37,7 @@ REPO=$(cd "$HERE/.." && pwd)
 HOST_ADDR=198.18.0.1
 GUEST_ADDR=198.18.0.2
 GUEST_MAC=52:54:00:d7:c0:02
-MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf"
+MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf veth"
 
 die() {
 	echo "virtio.sh: $*" >&2
@@ -98,7 +98,7 @@ kernel_version() {
 initramfs() {
 	kdir=$1
 	kver=$(kernel_version "$kdir")
-	sum=$(cat "$HERE/guest/initramfs-init" /bin/busybox | md5sum | cut -c1-12)
+	sum=$( { cat "$HERE/guest/initramfs-init" /bin/busybox; echo "$MODULES"; } | md5sum | cut -c1-12)
 	img=$kdir/initramfs-$sum.gz
 	if [ ! -f "$img" ]; then
 		echo "virtio.sh: building the guest initramfs for $kver" >&2

@@ -22,6 +22,9 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 
 static const char *xdptc = "./build/xdptc";
@@ -175,12 +178,116 @@ static void test_unwritable_out_fails_before_measuring(void **state)
 	assert_null(strstr(out, "topology"));
 }
 
+/* A count no backend can give is null with its reason in run.json, never 0. */
+static void test_unavailable_counts_are_null_not_zero(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600];
+	json_t *run, *tc, *t;
+	size_t i, count_trials = 0;
+	char *dir;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "XDPTC_COUNTERS_DISABLE=kprobe,fentry,tracepoint %s run "
+				   "--packets 10k --reps 2 --modes tc --out %s --quiet 2>/dev/null",
+		 xdptc, tmpl);
+	st = system(cmd);
+	assert_int_equal(WEXITSTATUS(st), 0);
+	dir = find_run_dir(tmpl);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, NULL);
+	assert_non_null(run);
+	tc = mode_summary(run, "tc");
+	for (int k = 0; k < 3; k++) {
+		static const char *const names[] = { "stack_entries", "skbs_freed", "skbs_built" };
+		char rk[64];
+
+		assert_true(json_is_null(json_object_get(tc, names[k])));
+		snprintf(rk, sizeof(rk), "%s_reason", names[k]);
+		printf("# %s: %s\n", rk, json_string_value(json_object_get(tc, rk)));
+		assert_non_null(strstr(json_string_value(json_object_get(tc, rk)), "disabled"));
+	}
+	json_array_foreach(json_object_get(run, "trials"), i, t) {
+		if (strcmp(json_string_value(json_object_get(t, "pass")), "count"))
+			continue;
+		count_trials++;
+		assert_true(json_is_null(json_object_get(t, "stack_entries")));
+		assert_true(json_is_null(json_object_get(t, "skbs_freed")));
+		assert_true(json_is_null(json_object_get(t, "skbs_built")));
+		assert_true(num(t, "pkts_at_dut") > 0); /* the trial itself ran */
+	}
+	assert_int_equal(count_trials, 2);
+	json_decref(run);
+	free(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* `xdptc doctor --json` answers every item with yes/no and a reason, and what it says
+ * about the PMU and kprobes matches what this test finds by itself. */
+static void test_doctor_reports_reasons(void **state)
+{
+	char cmd[256];
+	FILE *p;
+	json_t *r, *it;
+	json_error_t jerr;
+	size_t i;
+	int seen = 0;
+	bool kprobe_pmu = access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0;
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+					.config = PERF_COUNT_HW_CPU_CYCLES };
+	int pfd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
+
+	(void)state;
+	if (pfd >= 0)
+		close(pfd);
+	snprintf(cmd, sizeof(cmd), "%s doctor --json", xdptc);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	r = json_loadf(p, 0, &jerr);
+	assert_int_equal(pclose(p), 0);
+	assert_non_null(r);
+	json_array_foreach(json_object_get(r, "items"), i, it) {
+		const char *name = json_string_value(json_object_get(it, "name"));
+		const char *detail = json_string_value(json_object_get(it, "detail"));
+		bool ok = json_is_true(json_object_get(it, "ok"));
+
+		assert_true(json_is_boolean(json_object_get(it, "ok")));
+		assert_non_null(detail);
+		assert_true(strlen(detail) > 0);
+		printf("# %-3s %-16s %.100s\n", ok ? "yes" : "no", name, detail);
+		if (!strcmp(name, "pmu")) {
+			assert_int_equal(ok, pfd >= 0);
+			seen++;
+		} else if (!strcmp(name, "kprobes")) {
+			if (!kprobe_pmu)
+				assert_false(ok);
+			seen++;
+		} else if (!strcmp(name, "tracepoints") || !strcmp(name, "xdp_native_veth") ||
+			   !strcmp(name, "btf") || !strcmp(name, "bpf_syscall")) {
+			assert_true(ok); /* what this suite cannot run without */
+			seen++;
+		} else if (!strcmp(name, "fentry") || !strcmp(name, "kvm") || !strcmp(name, "tcx") ||
+			   !strcmp(name, "bpf_stats") || !strcmp(name, "qemu")) {
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 11);
+	assert_non_null(json_object_get(json_object_get(r, "packages"), "libbpf (linked)"));
+	json_decref(r);
+	assert_int_equal(count_leftovers("xdptc-d"), 0); /* its own veth pair is gone */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_run_shows_the_mechanism),
 		cmocka_unit_test(test_sigint_cleans_up),
 		cmocka_unit_test(test_unwritable_out_fails_before_measuring),
+		cmocka_unit_test(test_unavailable_counts_are_null_not_zero),
+		cmocka_unit_test(test_doctor_reports_reasons),
 	};
 
 	if (geteuid() != 0) {

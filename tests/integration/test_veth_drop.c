@@ -7,6 +7,7 @@
  * Needs root. Run from the repository root.
  */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -320,6 +321,46 @@ static void test_cli_bad_input(void **state)
 	assert_non_null(strstr(out, "needs root"));
 }
 
+/* The bpftrace tracepoint script counts what xdptc's tracepoint backend counts. */
+static void test_bpftrace_tracepoint_script(void **state)
+{
+	char out[4096], ip[128] = "ip", bin[PATH_MAX];
+	unsigned long stack = 0, freed = 0;
+	char *p;
+	FILE *f;
+
+	(void)state;
+	/* bpftrace finds tracepoints through tracefs, which a fresh machine lacks */
+	assert_int_equal(run_cmd(out, sizeof(out), "mountpoint -q /sys/kernel/tracing || "
+				 "mount -t tracefs tracefs /sys/kernel/tracing"), 0);
+	f = popen("command -v ip", "r");
+	if (f) {
+		if (!fgets(ip, sizeof(ip), f))
+			strcpy(ip, "ip");
+		ip[strcspn(ip, "\n")] = '\0';
+		pclose(f);
+	}
+	/* bpftrace -c wants one unambiguous binary path */
+	assert_non_null(realpath(xdptc, bin));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode tc", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out),
+				 "bpftrace probes/skb_counts_tracepoint.bt %s -c \"%s netns exec %s "
+				 "%s send --dst 198.18.0.2 --count 5000\"",
+				 dut_dev, ip, snd_ns, bin), 0);
+	printf("# bpftrace: %s", strstr(out, "@") ? strstr(out, "@") : out);
+	p = strstr(out, "@stack_entries: ");
+	assert_non_null(p);
+	stack = strtoul(p + 16, NULL, 10);
+	p = strstr(out, "@skbs_freed: ");
+	assert_non_null(p);
+	freed = strtoul(p + 13, NULL, 10);
+	assert_int_equal(stack, 5000);
+	assert_true(freed >= 5000 && freed <= 5050);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s detach --netns %s --dev %s", xdptc, dut_ns,
+				 dut_dev), 0);
+}
+
 /* `xdptc cleanup` removes a topology whose run is gone and spares one whose run lives
  * (this test's own topology, owned by this process). */
 static void test_cleanup_spares_live_runs(void **state)
@@ -349,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_xdpdrv_refused_never_falls_back),
 		cmocka_unit_test(test_cli_round_trip),
 		cmocka_unit_test(test_cli_bad_input),
+		cmocka_unit_test(test_bpftrace_tracepoint_script),
 		cmocka_unit_test(test_cleanup_spares_live_runs),
 	};
 
