@@ -6,7 +6,8 @@
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
 #
-# Variables for run-veth and run-virtio: PACKETS (per trial), REPS, MODES (comma list),
+# Variables for run-veth and run-virtio: PACKETS (per trial), REPS (timing pass),
+# COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
 # WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (6.1 or
 # 6.12, virtio), and on the command line only: CPU (sender CPU), PORT, OUT (results
 # parent directory).
@@ -39,6 +40,7 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(wildcard test
 # the command line only, so a shell's unrelated $PORT or $OUT never leaks into a run.
 cmdline = $(if $(filter command line,$(origin $(1))),$($(1)))
 RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(REPS)) \
+	$(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) $(if $(COUNTERS),--counters $(COUNTERS)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \

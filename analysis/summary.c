@@ -358,7 +358,8 @@ int summary_render_md(const json_t *run, FILE *out)
 		char r[48];
 
 		fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a "
-			     "warm-up of %s; %lld repetitions per pass in shuffled order (seed %lld)\n",
+			     "warm-up of %s; %lld repetitions of the timing pass and %lld of the count "
+			     "and BPF-statistics passes, in shuffled order (seed %lld)\n",
 			str_or(json_string_value(json_object_get(set, "sender")), "?"),
 			json_integer_value(json_object_get(set, "sender_cpu")),
 			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
@@ -367,6 +368,7 @@ int summary_render_md(const json_t *run, FILE *out)
 			fmt_count(a, sizeof(a), json_object_get(set, "packets")),
 			fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
 			json_integer_value(json_object_get(set, "reps")),
+			json_integer_value(json_object_get(set, "count_reps")),
 			json_integer_value(json_object_get(set, "seed")));
 	}
 	if (guest) {

@@ -263,6 +263,7 @@ static json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "packets", json_integer((json_int_t)o->packets));
 	json_object_set_new(s, "warmup", json_integer((json_int_t)o->warmup));
 	json_object_set_new(s, "reps", json_integer(o->reps));
+	json_object_set_new(s, "count_reps", json_integer(o->count_reps));
 	json_object_set_new(s, "port", json_integer(o->port));
 	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
 	/* Ethernet + IPv4 + UDP headers + payload, without the 4-byte FCS */
@@ -406,6 +407,13 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
 	fprintf(stderr, "pkts_at_dut %llu%s  ETA %.0fs\n", (unsigned long long)r->pkts_at_dut,
 		r->valid ? "" : " INVALID (packets not conserved)", eta);
+}
+
+/* Repetitions of @pass: the timing pass needs many for its interval; the counts are
+ * near-deterministic and BPF run time is read from the kernel, so fewer serve. */
+static int pass_reps(const struct run_opts *o, int pass)
+{
+	return pass == PASS_TIMING ? o->reps : o->count_reps;
 }
 
 static int pass_modes(const struct run_opts *o, int pass)
@@ -630,7 +638,7 @@ int run_main(const struct run_opts *o)
 
 	memset(&prog, 0, sizeof(prog));
 	for (int p = 0; p < PASS_NR; p++)
-		prog.total += o->reps * pass_modes(o, p);
+		prog.total += pass_reps(o, p) * pass_modes(o, p);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 
 	for (int p = 0; p < PASS_NR && !g_stop; p++) {
@@ -642,7 +650,7 @@ int run_main(const struct run_opts *o)
 			if (e) {
 				fprintf(stderr, "xdptc: BPF statistics cannot be enabled (%s); "
 						"bpf_ns_per_run will be n/a\n", strerror(-e));
-				prog.total -= o->reps * pass_modes(o, p);
+				prog.total -= pass_reps(o, p) * pass_modes(o, p);
 				continue;
 			}
 			stats_on = true;
@@ -655,7 +663,7 @@ int run_main(const struct run_opts *o)
 			}
 			counters_open = true;
 		}
-		for (int rep = 0; rep < o->reps && !g_stop; rep++) {
+		for (int rep = 0; rep < pass_reps(o, p) && !g_stop; rep++) {
 			enum drop_mode order[RUN_MAX_MODES];
 
 			shuffle_modes(o, p, rep, order);
@@ -675,7 +683,7 @@ int run_main(const struct run_opts *o)
 					goto failed;
 				}
 				json_array_append_new(trials, trial_json(&r, rep, seq++, &ci.plan));
-				progress_line(&prog, &r, rep, o->reps, &ci.plan);
+				progress_line(&prog, &r, rep, pass_reps(o, p), &ci.plan);
 			}
 		}
 		if (stats_on)

@@ -21,7 +21,8 @@ struct run_opts {
 	int nmodes;
 	uint64_t packets;          /* per measured window (default 1,000,000) */
 	uint64_t warmup;           /* packets before each window (default 100,000) */
-	int reps;                  /* repetitions per pass (default 5) */
+	int reps;                  /* repetitions of the timing pass (default 5; virtio 10) */
+	int count_reps;            /* repetitions of the count and bpfstats passes (default 3) */
 	uint16_t port;             /* UDP port dropped (default 9999) */
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
 	int sender_cpu;            /* default: the last online CPU */

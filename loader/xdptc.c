@@ -43,7 +43,8 @@
 
 #define EXIT_USAGE 2
 /* virtio defaults, sized for a TCG guest on a 2-vCPU host (see README) */
-#define VIRTIO_DEFAULT_PACKETS 100000
+#define VIRTIO_DEFAULT_PACKETS 50000
+#define VIRTIO_DEFAULT_REPS 10
 #define VIRTIO_DEFAULT_RATE 50000
 
 #ifndef CAP_BPF
@@ -602,14 +603,15 @@ static int cmd_run(int argc, char **argv)
 		"print the summary, and remove the topology (also on error and Ctrl-C).\n"
 		"  --topology  veth (default): a veth pair between two namespaces;\n"
 		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
-		"  --packets   packets per measured window, k/M suffixes (default 1M; virtio 100k)\n"
+		"  --packets   packets per measured window, k/M suffixes (default 1M; virtio 50k)\n"
 		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 50k)\n"
 		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
 		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
 		"              e.g. fentry,tracepoint keeps kprobes off\n"
 		"  --cross-check-counters  count with every working backend at once and\n"
 		"              record each (<count>_by_backend in run.json)\n"
-		"  --reps      repetitions per pass, 2-100 (default 5)\n"
+		"  --reps      repetitions of the timing pass, 2-100 (default 5; virtio 10)\n"
+		"  --count-reps  repetitions of the count and BPF-statistics passes (default 3)\n"
 		"  --modes     comma list of none, xdpdrv, xdpgeneric, tc (default tc,xdpdrv)\n"
 		"  --warmup    packets sent before each window (default 10% of --packets)\n"
 		"  --cpu       CPU the sender (and on veth the receive softirq) runs on\n"
@@ -624,6 +626,7 @@ static int cmd_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "topology", required_argument, NULL, 't' }, { "packets", required_argument, NULL, 'P' },
 		{ "reps", required_argument, NULL, 'r' },     { "modes", required_argument, NULL, 'm' },
+		{ "count-reps", required_argument, NULL, 'c' },
 		{ "warmup", required_argument, NULL, 'w' },   { "cpu", required_argument, NULL, 'C' },
 		{ "port", required_argument, NULL, 'p' },     { "size", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },     { "out", required_argument, NULL, 'o' },
@@ -634,10 +637,10 @@ static int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
-	int packets_set = 0, rate_set = 0;
+	int packets_set = 0, rate_set = 0, reps_set = 0;
 	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
-		.topology = "veth", .out_dir = "results", .packets = 1000000, .reps = 5,
+		.topology = "veth", .out_dir = "results", .packets = 1000000, .reps = 5, .count_reps = 3,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1,
 		.seed = (uint64_t)time(NULL),
@@ -648,7 +651,7 @@ static int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:m:w:C:p:s:S:o:R:G:K:Xqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:Xqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -683,6 +686,12 @@ static int cmd_run(int argc, char **argv)
 			if (parse_count(optarg, 100, &v) || v < 2)
 				return bad_value("--reps", optarg, "2-100 repetitions");
 			o.reps = (int)v;
+			reps_set = 1;
+			break;
+		case 'c':
+			if (parse_count(optarg, 100, &v) || v < 1)
+				return bad_value("--count-reps", optarg, "1-100 repetitions");
+			o.count_reps = (int)v;
 			break;
 		case 'm':
 			n = parse_modes(optarg, o.modes, RUN_MAX_MODES);
@@ -737,6 +746,8 @@ static int cmd_run(int argc, char **argv)
 			o.packets = VIRTIO_DEFAULT_PACKETS;
 		if (!rate_set)
 			o.rate_pps = VIRTIO_DEFAULT_RATE;
+		if (!reps_set)
+			o.reps = VIRTIO_DEFAULT_REPS;
 	}
 	o.warmup = warmup == UINT64_MAX ? o.packets / 10 : warmup;
 	if ((c = check_privilege()))

@@ -42,7 +42,7 @@ static void test_short_run_shows_the_mechanism(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --packets 50k --reps 2 --modes tc,xdpdrv --seed 7 "
+	snprintf(cmd, sizeof(cmd), "%s run --packets 50k --reps 2 --count-reps 2 --modes tc,xdpdrv --seed 7 "
 				   "--out %s --quiet 2>%s/stderr.log", xdptc, tmpl, tmpl);
 	st = system(cmd);
 	assert_true(WIFEXITED(st));
@@ -190,7 +190,8 @@ static void test_unavailable_counts_are_null_not_zero(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(cmd, sizeof(cmd), "XDPTC_COUNTERS_DISABLE=kprobe,fentry,tracepoint %s run "
-				   "--packets 10k --reps 2 --modes tc --out %s --quiet 2>/dev/null",
+				   "--packets 10k --reps 2 --count-reps 2 --modes tc --out %s --quiet "
+				   "2>/dev/null",
 		 xdptc, tmpl);
 	st = system(cmd);
 	assert_int_equal(WEXITSTATUS(st), 0);
