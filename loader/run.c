@@ -25,7 +25,7 @@
 #include "summary.h"
 #include "trial.h"
 
-#define RUN_SCHEMA "xdptc.run/1"
+#include "report.h" /* RUN_SCHEMA */
 
 static volatile int g_stop;
 
@@ -283,7 +283,7 @@ static int write_results(json_t *run, const char *dir, int quiet)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	if (json_dump_file(run, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10))) {
+	if (json_dump_file(run, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
 		fprintf(stderr, "xdptc: cannot write %s\n", path);
 		return -EIO;
 	}

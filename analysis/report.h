@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * report.h: what can be done with a run after it ran: rebuild its summary from
+ * run.json, export its trials as CSV, and put two runs side by side by their
+ * within-run deltas (never by absolute figures: those are not comparable across runs).
+ */
+#ifndef XDPTC_REPORT_H
+#define XDPTC_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define RUN_SCHEMA "xdptc.run/1"
+
+/*
+ * report_load - read @path (a run directory, or a run.json file) into *@run.
+ * Returns 0, or -errno with a sentence in @err: -ENOENT/-EACCES (cannot read),
+ * -EBADMSG (not JSON: the parser's line and reason), -EPROTO (JSON, but not an xdptc
+ * run: wrong or missing schema, settings or trials).
+ */
+int report_load(const char *path, json_t **run, char *err, size_t errlen);
+
+/* report_csv - every trial of @run as CSV (a header line, one row per trial; fixed
+ * columns, empty where a figure does not apply). Returns 0 or -EIO. */
+int report_csv(const json_t *run, FILE *out);
+
+/* report_compare - the within-run deltas of runs @a and @b side by side (same metric
+ * and pair of modes), with the statement that absolute figures across runs are not
+ * comparable. Returns 0, or -EPROTO when the runs share no delta. */
+int report_compare(const json_t *a, const char *name_a, const json_t *b, const char *name_b,
+		   FILE *out);
+
+#endif
