@@ -141,6 +141,22 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	set_median(m, trials, "bpfstats", mode, "bpf_ns_per_run", "bpf_ns_per_run",
 		   strcmp(mode, "none") ? "no valid BPF-statistics trial"
 					: "no program in mode none");
+	/* observer effect: what the count and BPF-statistics passes cost per packet, against
+	 * the timing pass (medians of different moments, so not paired) */
+	{
+		double t = json_number_value(json_object_get(m, "cpu_ns_per_pkt"));
+		static const char *const passes[] = { "count", "bpfstats" };
+
+		for (int k = 0; k < 2; k++) {
+			double v[MAX_VALUES];
+			size_t nv = collect(trials, passes[k], mode, "cpu_ns_per_pkt", v, NULL);
+			char key[64];
+
+			snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
+			json_object_set_new(m, key, nv && t > 0 ? json_real(100 * (stats_median(v, nv) / t - 1))
+							      : json_null());
+		}
+	}
 	json_object_set_new(m, "max_drop_pps", json_null());
 	json_object_set_new(m, "max_drop_pps_reason", json_string("rate search not run"));
 	return m;
@@ -223,10 +239,26 @@ json_t *summary_compute(const json_t *run)
 		json_array_append_new(arr, mode_summary(run, json_string_value(m)));
 	json_array_foreach(modes, i, m) {
 		const char *b = json_string_value(m);
+		char aa[64];
 
 		if (!base || !strcmp(b, base))
 			continue;
-		json_array_append_new(deltas, pair_delta(run, "cpu_ns_per_pkt", base, b));
+		snprintf(aa, sizeof(aa), "%s-aa", base);
+		json_t *d = pair_delta(run, "cpu_ns_per_pkt", base, b);
+
+		if (!strcmp(b, aa)) { /* the same mode as two arms: the noise floor */
+			json_object_set_new(d, "aa", json_true());
+			if (json_is_number(json_object_get(d, "ci95_lo")))
+				json_object_set_new(
+					s, "noise_floor",
+					json_pack("{s:s, s:f, s:f, s:f}", "metric", "cpu_ns_per_pkt",
+						  "ci95_lo", json_number_value(json_object_get(d, "ci95_lo")),
+						  "ci95_hi", json_number_value(json_object_get(d, "ci95_hi")),
+						  "half_width",
+						  (json_number_value(json_object_get(d, "ci95_hi")) -
+						   json_number_value(json_object_get(d, "ci95_lo"))) / 2));
+		}
+		json_array_append_new(deltas, d);
 		if (json_is_true(json_object_get(json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
 			json_array_append_new(deltas, pair_delta(run, "cycles_per_pkt", base, b));
 	}
@@ -428,6 +460,8 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "skbs_freed per pkt", "skbs_freed_per_pkt", 1);
 	row(out, modes, "skbs_built", "skbs_built", 0);
 	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
+	row(out, modes, "count pass cost, % of timing", "observer_count_pass_pct", 2);
+	row(out, modes, "BPF-stats pass cost, % of timing", "observer_bpfstats_pass_pct", 2);
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
@@ -482,9 +516,25 @@ int summary_render_md(const json_t *run, FILE *out)
 		if (pairs < 10)
 			small = 1;
 	}
+	{
+		const json_t *nf = json_object_get(s, "noise_floor");
+
+		if (nf)
+			fprintf(out, "\nA/A noise floor (the first mode measured as two arms): 95%% "
+				     "interval [%+.1f%%, %+.1f%%], half-width %.1f%%. A delta inside "
+				     "that band is no larger than what this run measures between "
+				     "identical arms.\n",
+				100 * json_number_value(json_object_get(nf, "ci95_lo")),
+				100 * json_number_value(json_object_get(nf, "ci95_hi")),
+				100 * json_number_value(json_object_get(nf, "half_width")));
+	}
 	if (small)
 		fprintf(out, "\nWith fewer than 10 pairs the bootstrap interval of the median is close to "
 			     "the range of the pairs; raise the repetitions for a sharper interval.\n");
+	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median cpu_ns_per_pkt of "
+		     "the count pass (probes attached) and of the BPF-statistics pass, against the "
+		     "timing pass, in percent (different moments, not paired). No trial is dropped "
+		     "as an outlier: medians and the bootstrap of the median resist them.\n");
 	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "
 		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "

@@ -20,6 +20,8 @@
 
 #include "cleanup.h"
 #include "doctor.h"
+#include "flamegraph.h"
+#include "plots.h"
 #include "dut.h"
 #include "netns.h"
 #include "summary.h"
@@ -134,7 +136,7 @@ static double per_pkt(uint64_t v, uint64_t pkts)
 	return pkts ? (double)v / (double)pkts : 0.0;
 }
 
-static json_t *trial_json(const struct trial_result *r, int rep, int seq,
+static json_t *trial_json(const struct trial_result *r, const char *label, int rep, int seq,
 			  const struct skb_counters_plan *plan)
 {
 	json_t *t = json_object();
@@ -145,7 +147,7 @@ static json_t *trial_json(const struct trial_result *r, int rep, int seq,
 	json_object_set_new(t, "pass", json_string(trial_pass_name(r->pass)));
 	SETI("rep", rep);
 	SETI("seq", seq);
-	json_object_set_new(t, "mode", json_string(drop_mode_name(r->mode)));
+	json_object_set_new(t, "mode", json_string(label));
 	json_object_set_new(t, "kernel_mode", json_string(r->kernel_mode));
 	SETI("prog_id", r->prog_id);
 	SETI("sent", r->sent);
@@ -237,14 +239,27 @@ static uint64_t splitmix64(uint64_t *s)
 }
 
 /* The order of modes in repetition @rep of @pass: a seeded Fisher-Yates shuffle. */
-static void shuffle_modes(const struct run_opts *o, int pass, int rep, enum drop_mode *out)
+/* The name an arm goes by in run.json: its mode, or "MODE-aa" for the A/A twin. */
+static const char *arm_label(const struct run_opts *o, int arm)
+{
+	static char buf[RUN_MAX_MODES][24];
+
+	if (arm == o->aa_arm) {
+		snprintf(buf[arm], sizeof(buf[arm]), "%s-aa", drop_mode_name(o->modes[arm]));
+		return buf[arm];
+	}
+	return drop_mode_name(o->modes[arm]);
+}
+
+static void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out)
 {
 	uint64_t s = o->seed ^ ((uint64_t)pass << 40) ^ ((uint64_t)rep << 20);
 
-	memcpy(out, o->modes, sizeof(o->modes[0]) * (size_t)o->nmodes);
+	for (int i = 0; i < o->nmodes; i++)
+		out[i] = i;
 	for (int i = o->nmodes - 1; i > 0; i--) {
 		int j = (int)(splitmix64(&s) % (uint64_t)(i + 1));
-		enum drop_mode tmp = out[i];
+		int tmp = out[i];
 
 		out[i] = out[j];
 		out[j] = tmp;
@@ -258,7 +273,7 @@ static json_t *settings_json(const struct run_opts *o)
 	json_t *s = json_object(), *modes = json_array();
 
 	for (int i = 0; i < o->nmodes; i++)
-		json_array_append_new(modes, json_string(drop_mode_name(o->modes[i])));
+		json_array_append_new(modes, json_string(arm_label(o, i)));
 	json_object_set_new(s, "modes", modes);
 	json_object_set_new(s, "packets", json_integer((json_int_t)o->packets));
 	json_object_set_new(s, "warmup", json_integer((json_int_t)o->warmup));
@@ -273,6 +288,7 @@ static json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "rate_pps", json_integer((json_int_t)o->rate_pps));
 	json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(s, "order", json_string("seeded shuffle per repetition"));
+	json_object_set_new(s, "aa", o->aa_arm >= 0 ? json_string(arm_label(o, o->aa_arm)) : json_null());
 	json_object_set_new(s, "passes", json_string("timing, count, bpfstats"));
 	return s;
 }
@@ -383,9 +399,11 @@ struct progress {
 	struct timespec start;
 };
 
-static void progress_line(struct progress *p, const struct trial_result *r, int rep, int reps,
-			  const struct skb_counters_plan *plan)
+static void progress_line(struct progress *p, const struct trial_result *r, const char *label,
+			  int rep, int reps, const struct skb_counters_plan *plan)
 {
+	/* on a terminal one line that updates itself; elsewhere one line per trial */
+	bool tty = isatty(STDERR_FILENO);
 	struct timespec now;
 	double el, eta;
 
@@ -393,9 +411,9 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	el = (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
 	eta = el / p->done * (p->total - p->done);
-	fprintf(stderr, "[%3d/%d] %-8s rep %d/%d %-10s ", p->done, p->total,
-		trial_pass_name(r->pass), rep + 1, reps, drop_mode_name(r->mode));
-	if (r->pass == PASS_TIMING)
+	fprintf(stderr, "%s[%3d/%d] %-8s rep %d/%d %-10s ", tty ? "\r\033[K" : "", p->done,
+		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
+	if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
 	else if (r->pass == PASS_COUNT)
 		fprintf(stderr, "%6.3f stack/pkt    ",
@@ -405,15 +423,62 @@ static void progress_line(struct progress *p, const struct trial_result *r, int 
 	else
 		fprintf(stderr, "%8.1f ns/BPF run  ",
 			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
-	fprintf(stderr, "pkts_at_dut %llu%s  ETA %.0fs\n", (unsigned long long)r->pkts_at_dut,
-		r->valid ? "" : " INVALID (packets not conserved)", eta);
+	fprintf(stderr, "pkts_at_dut %llu%s  %d left, ETA %.0fs%s", (unsigned long long)r->pkts_at_dut,
+		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done, eta,
+		tty && r->valid && p->done < p->total ? "" : "\n");
 }
 
 /* Repetitions of @pass: the timing pass needs many for its interval; the counts are
  * near-deterministic and BPF run time is read from the kernel, so fewer serve. */
 static int pass_reps(const struct run_opts *o, int pass)
 {
+	if (pass == PASS_PROFILE)
+		return o->flame ? 1 : 0;
 	return pass == PASS_TIMING ? o->reps : o->count_reps;
+}
+
+/* Fold @dir/perf-@mode.data into @dir/flame-@mode.folded and draw
+ * @dir/flame-@mode.svg; remove the perf data. Returns the samples drawn or -errno. */
+static long make_flamegraph(const char *dir, const char *mode, const char *subtitle)
+{
+	char data[PATH_MAX + 64], folded[PATH_MAX + 64], svg[PATH_MAX + 64], cmd[PATH_MAX + 128];
+	char title[128];
+	FILE *in, *out;
+	long n;
+
+	snprintf(data, sizeof(data), "%s/perf-%s.data", dir, mode);
+	snprintf(folded, sizeof(folded), "%s/flame-%s.folded", dir, mode);
+	snprintf(svg, sizeof(svg), "%s/flame-%s.svg", dir, mode);
+	snprintf(cmd, sizeof(cmd), "perf script -i '%s' 2>/dev/null", data);
+	in = popen(cmd, "r");
+	out = fopen(folded, "w");
+	if (!in || !out) {
+		if (in)
+			pclose(in);
+		if (out)
+			fclose(out);
+		return -errno;
+	}
+	n = flame_fold(in, out);
+	pclose(in);
+	fclose(out);
+	unlink(data);
+	if (n <= 0)
+		return n ? n : -ENODATA;
+	in = fopen(folded, "r");
+	out = fopen(svg, "w");
+	if (!in || !out) {
+		if (in)
+			fclose(in);
+		if (out)
+			fclose(out);
+		return -errno;
+	}
+	snprintf(title, sizeof(title), "xdptc: %s drop, every CPU during one window", mode);
+	n = flame_svg(in, out, title, subtitle);
+	fclose(in);
+	fclose(out);
+	return n;
 }
 
 static int pass_modes(const struct run_opts *o, int pass)
@@ -421,7 +486,8 @@ static int pass_modes(const struct run_opts *o, int pass)
 	int n = 0;
 
 	for (int i = 0; i < o->nmodes; i++)
-		n += !(pass == PASS_BPFSTATS && o->modes[i] == MODE_NONE);
+		n += !(pass == PASS_BPFSTATS && o->modes[i] == MODE_NONE) &&
+		     !(pass == PASS_PROFILE && i == o->aa_arm);
 	return n;
 }
 
@@ -459,8 +525,10 @@ static json_t *guest_json(const struct topology *t)
 	return g;
 }
 
-int run_main(const struct run_opts *o)
+int run_main(const struct run_opts *opts)
 {
+	struct run_opts local = *opts;
+	const struct run_opts *o = &local;
 	struct topology topo;
 	struct trial_env env;
 	struct pmu_counters pmu;
@@ -468,7 +536,8 @@ int run_main(const struct run_opts *o)
 	struct dut dut;
 	struct dut_counters_info ci;
 	char why[512], pmu_why[256] = "", dir[PATH_MAX], stamp[32];
-	json_t *run = NULL, *trials, *doctor = NULL;
+	json_t *run = NULL, *trials, *doctor = NULL, *flames;
+	char profile_path[PATH_MAX + 64];
 	bool have_pmu = false, counters_open = false, have_dir = false, have_dut = false;
 	bool remote = !strcmp(o->topology, "virtio");
 	int status = 1, e = 0, seq = 0, lock_fd, holder;
@@ -511,6 +580,14 @@ int run_main(const struct run_opts *o)
 		doctor_item_ok(doctor, "tracepoints") ? "yes" : "no",
 		remote ? "; kvm " : "",
 		remote ? (doctor_item_ok(doctor, "kvm") ? "yes" : "no") : "");
+	if (local.flame && remote) {
+		local.flame = false;
+		fprintf(stderr, "xdptc: flame graphs: not for a guest (the host's perf sees qemu, "
+				"not the guest's kernel)\n");
+	} else if (local.flame && !doctor_item_ok(doctor, "perf")) {
+		local.flame = false;
+		fprintf(stderr, "xdptc: flame graphs: skipped, %s\n", doctor_item_detail(doctor, "perf"));
+	}
 	if (!remote && !doctor_item_ok(doctor, "xdp_native_veth"))
 		fprintf(stderr, "xdptc: doctor: native XDP on veth: %s\n",
 			doctor_item_detail(doctor, "xdp_native_veth"));
@@ -635,6 +712,8 @@ int run_main(const struct run_opts *o)
 	}
 	trials = json_array();
 	json_object_set_new(run, "trials", trials);
+	flames = json_array();
+	json_object_set_new(run, "flamegraphs", flames);
 
 	memset(&prog, 0, sizeof(prog));
 	for (int p = 0; p < PASS_NR; p++)
@@ -655,6 +734,8 @@ int run_main(const struct run_opts *o)
 			}
 			stats_on = true;
 		}
+		if (p == PASS_PROFILE && !pass_reps(o, p))
+			continue;
 		if (p == PASS_COUNT) {
 			e = dut_counters_open(&dut, o->counter_order, o->cross_check, &ci, why, sizeof(why));
 			if (e) {
@@ -664,26 +745,60 @@ int run_main(const struct run_opts *o)
 			counters_open = true;
 		}
 		for (int rep = 0; rep < pass_reps(o, p) && !g_stop; rep++) {
-			enum drop_mode order[RUN_MAX_MODES];
+			int order[RUN_MAX_MODES];
 
-			shuffle_modes(o, p, rep, order);
+			shuffle_arms(o, p, rep, order);
 			for (int i = 0; i < o->nmodes && !g_stop; i++) {
 				struct trial_result r;
+				enum drop_mode mode = o->modes[order[i]];
+				const char *label = arm_label(o, order[i]);
 
-				if (p == PASS_BPFSTATS && order[i] == MODE_NONE)
+				if (p == PASS_BPFSTATS && mode == MODE_NONE)
 					continue;
-				e = trial_run(&env, order[i], (enum trial_pass)p, o->packets, &r);
+				if (p == PASS_PROFILE && order[i] == o->aa_arm)
+					continue; /* the same flame graph twice says nothing */
+				if (p == PASS_PROFILE) {
+					snprintf(profile_path, sizeof(profile_path), "%s/perf-%s.data", dir,
+						 label);
+					env.profile_path = profile_path;
+				}
+				e = trial_run(&env, mode, (enum trial_pass)p, o->packets, &r);
 				if (e == -EINTR || g_stop)
 					break;
 				if (e) {
 					snprintf(why, sizeof(why), "%s trial of %s (rep %d) failed: %s",
 						 trial_pass_name((enum trial_pass)p),
-						 drop_mode_name(order[i]), rep + 1, r.error);
+						 label, rep + 1, r.error);
 					fprintf(stderr, "xdptc: %s\n", why);
 					goto failed;
 				}
-				json_array_append_new(trials, trial_json(&r, rep, seq++, &ci.plan));
-				progress_line(&prog, &r, rep, pass_reps(o, p), &ci.plan);
+				json_array_append_new(trials, trial_json(&r, label, rep, seq++, &ci.plan));
+				progress_line(&prog, &r, label, rep, pass_reps(o, p), &ci.plan);
+				if (p == PASS_PROFILE) {
+					char sub[200];
+					long n;
+					json_t *fg = json_object();
+
+					snprintf(sub, sizeof(sub), "perf record -a -g -e cpu-clock -F 997%s; "
+						 "%s packets; widths are samples", have_pmu ? "" :
+						 " (software clock: this machine has no PMU)",
+						 label);
+					n = make_flamegraph(dir, label, sub);
+					json_object_set_new(fg, "mode", json_string(label));
+					json_object_set_new(fg, "event", json_string("cpu-clock"));
+					if (n > 0) {
+						char f[64];
+
+						snprintf(f, sizeof(f), "flame-%s.svg", label);
+						json_object_set_new(fg, "svg", json_string(f));
+						snprintf(f, sizeof(f), "flame-%s.folded", label);
+						json_object_set_new(fg, "folded", json_string(f));
+						json_object_set_new(fg, "samples", json_integer(n));
+					} else {
+						json_object_set_new(fg, "error", json_string(strerror((int)-n)));
+					}
+					json_array_append_new(flames, fg);
+				}
 			}
 		}
 		if (stats_on)
@@ -701,7 +816,14 @@ int run_main(const struct run_opts *o)
 	json_object_set_new(run, "summary", summary_compute(run));
 	if (write_results(run, dir, o->quiet))
 		goto out;
-	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md)\n", dir);
+	{
+		char perr[PATH_MAX + 128];
+
+		if (plots_write(run, dir, perr, sizeof(perr)) < 0)
+			fprintf(stderr, "xdptc: plots: %s\n", perr);
+	}
+	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md, plots%s)\n", dir,
+		o->flame ? ", flame graphs" : "");
 	have_dir = false; /* keep it */
 	status = 0;
 	goto out;

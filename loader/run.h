@@ -17,8 +17,9 @@ struct run_opts {
 	const char *topology;      /* "veth" or "virtio" */
 	const char *topologies_dir; /* where veth.sh lives */
 	const char *out_dir;       /* parent of the run directory (default "results") */
-	enum drop_mode modes[RUN_MAX_MODES];
+	enum drop_mode modes[RUN_MAX_MODES]; /* the arms: each measured in every repetition */
 	int nmodes;
+	int aa_arm;                /* the A/A twin of arm 0 (same mode, "MODE-aa"), or -1 */
 	uint64_t packets;          /* per measured window (default 1,000,000) */
 	uint64_t warmup;           /* packets before each window (default 100,000) */
 	int reps;                  /* repetitions of the timing pass (default 5; virtio 10) */
@@ -29,6 +30,7 @@ struct run_opts {
 	uint64_t rate_pps;         /* sender pace, packets/s; 0 = as fast as possible */
 	const int *counter_order;  /* counter backends to try (NULL: kprobe, fentry, tracepoint) */
 	bool cross_check;          /* count pass: every working backend at once */
+	bool flame;                /* profile pass: a flame graph per mode (perf record) */
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };

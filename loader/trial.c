@@ -2,6 +2,7 @@
 #include "trial.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ volatile pid_t trial_child_pid;
 
 const char *trial_pass_name(enum trial_pass p)
 {
-	static const char *const names[PASS_NR] = { "timing", "count", "bpfstats" };
+	static const char *const names[PASS_NR] = { "timing", "count", "bpfstats", "profile" };
 
 	return p < PASS_NR ? names[p] : "?";
 }
@@ -114,11 +115,47 @@ struct snapshot {
 	uint64_t cycles, instructions, vcpu_ns;
 };
 
+/* Start `perf record -a -g -e cpu-clock` writing @path; returns its pid or -errno. */
+static pid_t perf_start(const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execlp("perf", "perf", "record", "-q", "-a", "-g", "-e", "cpu-clock", "-F", "997",
+		       "-o", path, (char *)NULL);
+		_exit(127);
+	}
+	sleep_ms(500); /* perf opens its events on every CPU first */
+	return pid;
+}
+
+static int perf_stop(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGINT);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
+}
+
 static int snapshot_take(const struct trial_env *env, enum trial_pass pass, struct snapshot *s)
 {
 	int e;
 
 	memset(s, 0, sizeof(*s));
+	if (pass == PASS_PROFILE)
+		pass = PASS_TIMING; /* the DUT reads its timing figures */
 	if ((e = dut_snapshot(env->dut, (enum dut_pass)pass, &s->dut)) ||
 	    (e = dev_stats_in(env->snd_netns, env->snd_dev, &s->snd)))
 		return e;
@@ -205,7 +242,7 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 	struct snapshot before, after;
 	struct child_report rep;
 	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, e, status;
-	pid_t pid = -1;
+	pid_t pid = -1, perf_pid = -1;
 	char ready;
 
 	memset(r, 0, sizeof(*r));
@@ -243,6 +280,15 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		goto out;
 	}
 	settle(env); /* the warm-up's last packets */
+	if (pass == PASS_PROFILE) {
+		perf_pid = perf_start(env->profile_path);
+		if (perf_pid < 0) {
+			e = (int)perf_pid;
+			snprintf(r->error, sizeof(r->error), "perf record: %s", strerror(-e));
+			perf_pid = -1;
+			goto out;
+		}
+	}
 	e = snapshot_take(env, pass, &before);
 	if (!e && write(down[1], "G", 1) != 1)
 		e = -EPIPE;
@@ -262,12 +308,20 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 	}
 	settle(env);
 	e = snapshot_take(env, pass, &after);
+	if (!e && perf_pid > 0) {
+		e = perf_stop(perf_pid);
+		perf_pid = -1;
+		if (e)
+			snprintf(r->error, sizeof(r->error), "perf record failed");
+	}
 	if (e) {
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
 		goto out;
 	}
 	compute(env, &before, &after, &rep, r);
 out:
+	if (perf_pid > 0)
+		perf_stop(perf_pid);
 	if (pid > 0) {
 		if (e)
 			kill(pid, SIGKILL);

@@ -20,7 +20,9 @@
 #include "skb_counters_user.h"
 
 enum trial_pass { PASS_TIMING = DUT_PASS_TIMING, PASS_COUNT = DUT_PASS_COUNT,
-		  PASS_BPFSTATS = DUT_PASS_BPFSTATS, PASS_NR };
+		  PASS_BPFSTATS = DUT_PASS_BPFSTATS,
+		  PASS_PROFILE, /* perf record -g (cpu-clock) over the window: a flame graph */
+		  PASS_NR };
 
 /* Whose CPU time is the packets' cost. */
 enum cpu_source {
@@ -44,6 +46,7 @@ struct trial_env {
 	uint64_t rate_pps;               /* 0: as fast as possible */
 	volatile int *stop;              /* set by a signal handler: abandon the trial */
 	struct pmu_counters *pmu;        /* timing pass: open PMU counters (local DUT), or NULL */
+	const char *profile_path;        /* profile pass: perf data is written to PATH.data */
 	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
 	struct softirq_tasks vcpus;      /* ... and its vCPU threads */
 };

@@ -34,6 +34,7 @@
 #include "cleanup.h"
 #include "cli_parse.h"
 #include "doctor.h"
+#include "plots.h"
 #include "report.h"
 #include "summary.h"
 #include "drop_prog.h"
@@ -612,6 +613,10 @@ static int cmd_run(int argc, char **argv)
 		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
 		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
 		"              e.g. fentry,tracepoint keeps kprobes off\n"
+		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
+		"              against the first is the run's noise floor\n"
+		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
+		"              drawn as flame-MODE.svg; veth only)\n"
 		"  --cross-check-counters  count with every working backend at once and\n"
 		"              record each (<count>_by_backend in run.json)\n"
 		"  --reps      repetitions of the timing pass, 2-100 (default 5; virtio 10)\n"
@@ -638,13 +643,16 @@ static int cmd_run(int argc, char **argv)
 		{ "rate", required_argument, NULL, 'R' },     { "guest-kernel", required_argument, NULL, 'G' },
 		{ "counters", required_argument, NULL, 'K' },
 		{ "cross-check-counters", no_argument, NULL, 'X' },
+		{ "no-flame", no_argument, NULL, 'F' },
+		{ "aa", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
-	int packets_set = 0, rate_set = 0, reps_set = 0;
+	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0;
 	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
 		.topology = "veth", .out_dir = "results", .packets = 1000000, .reps = 5, .count_reps = 3,
+		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1,
 		.seed = (uint64_t)time(NULL),
@@ -655,7 +663,7 @@ static int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:Xqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -669,6 +677,12 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'X':
 			o.cross_check = true;
+			break;
+		case 'F':
+			o.flame = false;
+			break;
+		case 'A':
+			aa = 1;
 			break;
 		case 'K':
 			if (parse_counter_backends(optarg, counter_order) < 0)
@@ -754,6 +768,12 @@ static int cmd_run(int argc, char **argv)
 			o.reps = VIRTIO_DEFAULT_REPS;
 	}
 	o.warmup = warmup == UINT64_MAX ? o.packets / 10 : warmup;
+	if (aa) { /* the first mode twice: its delta against itself is the noise floor */
+		if (o.nmodes == RUN_MAX_MODES)
+			return bad_value("--aa", "", "room for one more arm");
+		o.modes[o.nmodes] = o.modes[0];
+		o.aa_arm = o.nmodes++;
+	}
 	if ((c = check_privilege()))
 		return c;
 	default_topologies_dir(topodir, sizeof(topodir));
@@ -807,7 +827,7 @@ static int cmd_report(int argc, char **argv)
 	static const char help[] =
 		"usage: xdptc report DIR [--csv FILE|-] [--quiet]\n"
 		"Rebuild DIR/summary.md from DIR/run.json (the summary is computed again from\n"
-		"the trials: same seed, same result) and print it.\n"
+		"the trials: same seed, same result) and the plots (gnuplot), and print it.\n"
 		"  --csv FILE  also write every trial as CSV to FILE (- for stdout, no summary)\n"
 		"  --quiet     do not print the summary\n";
 	static const struct option opts[] = {
@@ -860,6 +880,8 @@ static int cmd_report(int argc, char **argv)
 	fclose(f);
 	if (!quiet)
 		summary_render_md(run, stdout);
+	if (plots_write(run, argv[optind], err, sizeof(err)) < 0)
+		fprintf(stderr, "xdptc: plots: %s\n", err);
 	json_decref(run);
 	return 0;
 }

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "plots.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static FILE *open_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return fopen(path, "w");
+}
+
+static const char *str_of(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+static void num_or_missing(FILE *f, const json_t *v, double scale)
+{
+	if (json_is_number(v))
+		fprintf(f, " %.6g", json_number_value(v) * scale);
+	else
+		fputs(" ?", f);
+}
+
+static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndeltas)
+{
+	const json_t *modes = json_object_get(json_object_get(run, "summary"), "modes");
+	const json_t *deltas = json_object_get(json_object_get(run, "summary"), "deltas");
+	FILE *cpu = open_in(dir, "plot-cpu.dat"), *med = open_in(dir, "plot-cpu-median.dat");
+	FILE *dl = open_in(dir, "plot-delta.dat"), *cn = open_in(dir, "plot-counters.dat");
+	size_t i, j;
+	json_t *m, *t, *d;
+	int e = 0;
+
+	if (!cpu || !med || !dl || !cn) {
+		e = -errno;
+		goto out;
+	}
+	json_array_foreach(modes, i, m) {
+		const char *mode = str_of(m, "mode");
+
+		json_array_foreach(json_object_get(run, "trials"), j, t)
+			if (!strcmp(str_of(t, "pass"), "timing") && !strcmp(str_of(t, "mode"), mode) &&
+			    json_is_true(json_object_get(t, "valid")))
+				fprintf(cpu, "%zu %.6g\n", i,
+					json_number_value(json_object_get(t, "cpu_ns_per_pkt")));
+		fprintf(med, "%zu \"%s\"", i, mode);
+		num_or_missing(med, json_object_get(m, "cpu_ns_per_pkt"), 1);
+		fputc('\n', med);
+		fprintf(cn, "\"%s\"", mode);
+		num_or_missing(cn, json_object_get(m, "stack_entries_per_pkt"), 1);
+		num_or_missing(cn, json_object_get(m, "skbs_freed_per_pkt"), 1);
+		num_or_missing(cn, json_object_get(m, "skbs_built_per_pkt"), 1);
+		fputc('\n', cn);
+	}
+	*nmodes = (int)json_array_size(modes);
+	*ndeltas = 0;
+	json_array_foreach(deltas, i, d) {
+		if (!json_is_number(json_object_get(d, "ci95_lo")))
+			continue;
+		fprintf(dl, "%d \"%s vs %s\\n%s\"", (*ndeltas)++, str_of(d, "b"), str_of(d, "a"),
+			str_of(d, "metric"));
+		num_or_missing(dl, json_object_get(d, "rel_delta"), 100);
+		num_or_missing(dl, json_object_get(d, "ci95_lo"), 100);
+		num_or_missing(dl, json_object_get(d, "ci95_hi"), 100);
+		fprintf(dl, " %d\n", json_is_true(json_object_get(d, "aa")) ? 1 : 0);
+	}
+out:
+	if (cpu)
+		fclose(cpu);
+	if (med)
+		fclose(med);
+	if (dl)
+		fclose(dl);
+	if (cn)
+		fclose(cn);
+	return e;
+}
+
+static int write_script(const json_t *run, const char *dir, int nmodes, int ndeltas)
+{
+	FILE *f = open_in(dir, "plots.gp");
+	const json_t *g = json_object_get(run, "guest");
+	const char *title = json_is_true(json_object_get(g, "emulated_time"))
+				    ? "cpu_ns_per_pkt (guest vCPU time, emulated: TCG)"
+				    : "cpu_ns_per_pkt";
+	const char *terms[2][2] = { { "svg size 800,480 dynamic noenhanced font 'Verdana,11'", "svg" },
+				    { "pngcairo size 800,480 noenhanced font 'Verdana,10'", "png" } };
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# gnuplot script written by xdptc for the %s run of %s\n",
+		str_of(run, "topology"), str_of(run, "created_utc"));
+	fputs("set datafile missing '?'\nset grid ytics lc rgb '#dddddd'\nset key off\n"
+	      "set border 3\nset tics nomirror\n", f);
+	for (int k = 0; k < 2; k++) {
+		fprintf(f, "\nset terminal %s\n", terms[k][0]);
+		/* per-mode distribution of the timing pass */
+		fprintf(f, "set output 'cpu_ns_per_pkt.%s'\n", terms[k][1]);
+		fprintf(f, "set title '%s, each timing repetition (dots) and the median (bar)'\n", title);
+		fprintf(f, "set ylabel 'ns per packet'\nset xrange [-0.6:%d.6]\nset yrange [0:*]\n",
+			nmodes - 1);
+		fputs("set boxwidth 0.5\nset style fill transparent solid 0.3 noborder\n"
+		      "plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', "
+		      "'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'\n", f);
+		/* deltas with their intervals */
+		fprintf(f, "set output 'delta.%s'\nset bmargin 4\n", terms[k][1]);
+		fputs("set title 'Within-run delta (median of paired ratios) and its 95% bootstrap "
+		      "interval; A/A arms in grey: the noise floor'\n"
+		      "set ylabel 'percent'\nset yrange [*<0:0<*]\n", f);
+		if (ndeltas)
+			fprintf(f, "set xrange [-0.6:%d.6]\nset xzeroaxis lt 1 lc rgb '#000000'\n"
+				   "plot 'plot-delta.dat' using 1:3:4:5:($6 > 0.5 ? 0x999999 : 0x228833)"
+				   ":xtic(2) with yerrorbars pt 7 ps 1.2 lw 2 lc rgb variable\n",
+				ndeltas - 1);
+		else
+			fputs("set xrange [0:1]\nset yrange [-1:1]\n"
+			      "set label 1 'one mode: no delta' at 0.5,0 center\n"
+			      "plot NaN\nunset label 1\n", f);
+		/* the mechanism counters */
+		fprintf(f, "set output 'counters.%s'\nset bmargin\n", terms[k][1]);
+		fputs("set title 'Mechanism (count pass medians): per packet at the DUT'\n"
+		      "set ylabel 'events per packet'\nset key top right\nset xrange [*:*]\n"
+		      "set yrange [0:*]\nset style data histograms\n"
+		      "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+		      "set boxwidth 0.9\n"
+		      "plot 'plot-counters.dat' using 2:xtic(1) title 'stack entries' lc rgb '#4477aa', "
+		      "'' using 3 title 'skbs freed' lc rgb '#ee6677', "
+		      "'' using 4 title 'skbs built' lc rgb '#228833'\n"
+		      "set key off\nset style data points\n", f);
+	}
+	fclose(f);
+	return 0;
+}
+
+int plots_write(const json_t *run, const char *dir, char *err, size_t errlen)
+{
+	char cmd[PATH_MAX + 64];
+	int nmodes = 0, ndeltas = 0, e, st;
+
+	e = write_data(run, dir, &nmodes, &ndeltas);
+	if (!e)
+		e = write_script(run, dir, nmodes, ndeltas);
+	if (e) {
+		snprintf(err, errlen, "cannot write the plot data in %s: %s", dir, strerror(-e));
+		return e;
+	}
+	if (system("command -v gnuplot >/dev/null 2>&1")) {
+		snprintf(err, errlen, "gnuplot is not installed (Debian package gnuplot-nox): plots "
+				      "not drawn; run 'gnuplot plots.gp' in %s later", dir);
+		return -ENOENT;
+	}
+	snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
+	st = system(cmd);
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(err, errlen, "gnuplot failed (see %s/plots.log)", dir);
+		return -EIO;
+	}
+	return 6;
+}
