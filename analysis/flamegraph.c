@@ -246,7 +246,7 @@ static void draw(FILE *out, const struct node *n, double x, int level, int depth
 		205 + h % 50, 80 + (h >> 8) % 120, 40 + (h >> 16) % 40);
 	if (w > 30) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + FG_FRAME - 5);
-		xml_text(out, n->name, (size_t)((w - 6) / 7));
+		xml_text(out, n->name, (size_t)((w - 6) / 6.5));
 		fputs("</text>", out);
 	}
 	fputs("</g>\n", out);

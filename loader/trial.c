@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,15 +139,20 @@ static pid_t perf_start(const char *path)
 	return pid;
 }
 
-static int perf_stop(pid_t pid)
+/* Stop perf record; its data must then be in @path (perf's exit status on SIGINT
+ * varies between versions, the file does not). */
+static int perf_stop(pid_t pid, const char *path)
 {
-	int st;
+	struct stat st;
+	int status;
 
 	kill(pid, SIGINT);
-	while (waitpid(pid, &st, 0) < 0)
+	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOENT; /* perf is not installed */
+	return !stat(path, &st) && st.st_size > 0 ? 0 : -EIO;
 }
 
 static int snapshot_take(const struct trial_env *env, enum trial_pass pass, struct snapshot *s)
@@ -309,10 +315,11 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 	settle(env);
 	e = snapshot_take(env, pass, &after);
 	if (!e && perf_pid > 0) {
-		e = perf_stop(perf_pid);
+		e = perf_stop(perf_pid, env->profile_path);
 		perf_pid = -1;
 		if (e)
-			snprintf(r->error, sizeof(r->error), "perf record failed");
+			snprintf(r->error, sizeof(r->error), "perf record wrote no data: %s",
+				 strerror(-e));
 	}
 	if (e) {
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
@@ -321,7 +328,7 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 	compute(env, &before, &after, &rep, r);
 out:
 	if (perf_pid > 0)
-		perf_stop(perf_pid);
+		perf_stop(perf_pid, env->profile_path);
 	if (pid > 0) {
 		if (e)
 			kill(pid, SIGKILL);
