@@ -141,6 +141,58 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	set_median(m, trials, "bpfstats", mode, "bpf_ns_per_run", "bpf_ns_per_run",
 		   strcmp(mode, "none") ? "no valid BPF-statistics trial"
 					: "no program in mode none");
+	/* cross-check: the same count from every backend that was attached */
+	{
+		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
+		json_t *xc = json_object();
+
+		for (int k = 0; k < 3; k++) {
+			char key[64];
+			json_t *per = json_object();
+			size_t i;
+			json_t *t;
+
+			snprintf(key, sizeof(key), "%s_by_backend", counts[k]);
+			json_array_foreach(trials, i, t) {
+				const char *b;
+				json_t *v;
+
+				if (strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode) ||
+				    !json_is_true(json_object_get(t, "valid")))
+					continue;
+				json_object_foreach(json_object_get(t, key), b, v) {
+					json_t *arr = json_object_get(per, b);
+
+					if (!arr) {
+						arr = json_array();
+						json_object_set_new(per, b, arr);
+					}
+					json_array_append(arr, v);
+				}
+			}
+			if (json_object_size(per)) {
+				const char *b;
+				json_t *arr, *med = json_object();
+
+				json_object_foreach(per, b, arr) {
+					double v[MAX_VALUES];
+					size_t n = 0, j;
+					json_t *x;
+
+					json_array_foreach(arr, j, x)
+						if (n < MAX_VALUES)
+							v[n++] = json_number_value(x);
+					json_object_set_new(med, b, json_real(stats_median(v, n)));
+				}
+				json_object_set_new(xc, counts[k], med);
+			}
+			json_decref(per);
+		}
+		if (json_object_size(xc))
+			json_object_set_new(m, "cross_check", xc);
+		else
+			json_decref(xc);
+	}
 	/* observer effect: what the count and BPF-statistics passes cost per packet, against
 	 * the timing pass (medians of different moments, so not paired) */
 	{
@@ -289,7 +341,9 @@ json_t *summary_compute(const json_t *run)
 		}
 		json_object_set_new(c, "mode", json_string("tc"));
 		json_object_set_new(c, "pkts_at_dut", json_real(json_number_value(pk)));
-		json_object_set_new(c, "agree_within_1pct", json_boolean(agree));
+		/* with neither count there is nothing to agree or disagree */
+		json_object_set_new(c, "agree_within_1pct",
+				    json_object_size(c) > 2 ? json_boolean(agree) : json_null());
 		if (*detail)
 			json_object_set_new(c, "note", json_string(detail));
 		json_object_set_new(s, "conservation", c);
@@ -476,11 +530,36 @@ int summary_render_md(const json_t *run, FILE *out)
 				fmt_count(x, sizeof(x), json_object_get(c, "skbs_built")),
 				fmt_count(y, sizeof(y), json_object_get(c, "skbs_freed")),
 				fmt_count(z, sizeof(z), json_object_get(c, "pkts_at_dut")),
-				json_is_true(json_object_get(c, "agree_within_1pct"))
+				json_is_null(json_object_get(c, "agree_within_1pct"))
+					? "nothing to compare"
+				: json_is_true(json_object_get(c, "agree_within_1pct"))
 					? "agree within 1%"
 					: "**MISMATCH: they differ by more than 1%**",
 				json_is_string(json_object_get(c, "note")) ? "; " : "",
 				str_or(json_string_value(json_object_get(c, "note")), ""));
+	}
+	json_array_foreach(modes, i, m) {
+		const json_t *xc = json_object_get(m, "cross_check");
+		const char *cname;
+		json_t *per;
+
+		if (!xc)
+			continue;
+		fprintf(out, "\nCross-check of the counter backends, %s (count pass medians):",
+			json_string_value(json_object_get(m, "mode")));
+		json_object_foreach((json_t *)xc, cname, per) {
+			const char *b;
+			json_t *v;
+			int first = 1;
+
+			fprintf(out, " %s", cname);
+			json_object_foreach(per, b, v) {
+				fprintf(out, "%s %s %s", first ? "" : ",", b, fmt_count(a, sizeof(a), v));
+				first = 0;
+			}
+			fputc(';', out);
+		}
+		fputc('\n', out);
 	}
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");

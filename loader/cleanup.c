@@ -2,6 +2,8 @@
 #include "cleanup.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -28,6 +30,18 @@ static int run_script(const char *topodir, const char *script, const char *tag)
 	return pclose(p) == 0 ? n : -EIO;
 }
 
+/* Is a run measuring now (its lock held)? */
+static int run_lock_held(void)
+{
+	int fd = open(XDPTC_STATE_DIR "/run.lock", O_RDONLY | O_CLOEXEC), held;
+
+	if (fd < 0)
+		return 0;
+	held = flock(fd, LOCK_SH | LOCK_NB) != 0;
+	close(fd);
+	return held;
+}
+
 /* Does @name look like a run directory ("20261130T112135Z-veth", "...-virtio-2")? */
 static int is_run_dir_name(const char *name)
 {
@@ -48,23 +62,33 @@ int cleanup_leftovers(const char *topologies_dir, const char *results_dir, const
 	if (n)
 		fprintf(stderr, "%sremoved %d stale clsact marker(s) from " XDPTC_STATE_DIR "\n", tag, n);
 	removed += n;
-	if (results_dir) {
-		DIR *d = opendir(results_dir);
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			char path[PATH_MAX];
-
-			if (!is_run_dir_name(de->d_name))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", results_dir, de->d_name);
-			if (!rmdir(path)) { /* only an empty one: a killed run's */
-				fprintf(stderr, "%sremoved the empty run directory %s\n", tag, path);
-				removed++;
-			}
-		}
-		if (d)
-			closedir(d);
+	if (results_dir && !run_lock_held()) {
+		n = cleanup_empty_run_dirs(results_dir, tag);
+		if (n > 0)
+			removed += n;
 	}
+	return removed;
+}
+
+int cleanup_empty_run_dirs(const char *results_dir, const char *tag)
+{
+	DIR *d = opendir(results_dir);
+	struct dirent *de;
+	int removed = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (!is_run_dir_name(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", results_dir, de->d_name);
+		if (!rmdir(path)) { /* only an empty one: a killed run's */
+			fprintf(stderr, "%sremoved the empty run directory %s\n", tag, path);
+			removed++;
+		}
+	}
+	closedir(d);
 	return removed;
 }

@@ -166,7 +166,7 @@ static void check_kvm(json_t *items, const char *topodir, bool boot)
 	item(items, "kvm", !strncmp(cached, "kvm|", 4), "%s", strchr(cached, '|') ? strchr(cached, '|') + 1 : cached);
 }
 
-json_t *doctor_report(const char *topologies_dir, bool boot)
+json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 {
 	static const char *const pkgs[] = { "libbpf1", "libbpf-dev", "bpftool", "clang", "iproute2",
 					    "qemu-system-x86", "busybox-static", "linux-perf",
@@ -206,10 +206,12 @@ json_t *doctor_report(const char *topologies_dir, bool boot)
 		close(fd);
 	first_line("perf --version 2>/dev/null", buf, sizeof(buf));
 	item(items, "perf", buf[0] != '\0', "%s", buf[0] ? buf : "perf is not installed (linux-perf)");
-	first_line("qemu-system-x86_64 --version 2>/dev/null", buf, sizeof(buf));
-	item(items, "qemu", buf[0] != '\0', "%s",
-	     buf[0] ? buf : "qemu-system-x86_64 is not installed (qemu-system-x86)");
-	check_kvm(items, topologies_dir, boot);
+	if (!in_guest) {
+		first_line("qemu-system-x86_64 --version 2>/dev/null", buf, sizeof(buf));
+		item(items, "qemu", buf[0] != '\0', "%s",
+		     buf[0] ? buf : "qemu-system-x86_64 is not installed (qemu-system-x86)");
+		check_kvm(items, topologies_dir, boot);
+	}
 	for (int i = 0; pkgs[i]; i++) {
 		char cmd[160];
 

@@ -16,9 +16,10 @@
  * and tcx checks use a veth pair of their own, named xdptc-d..., removed afterwards).
  * @boot: also prove KVM with a test boot of the guest kernel (virtio.sh; may download
  * it); otherwise KVM is reported from /dev/kvm and earlier probes.
+ * @in_guest: leave out what only matters on a host (qemu, KVM).
  * Returns {"items": [{"name", "ok", "detail"}...], "packages": {...}}: a new reference.
  */
-json_t *doctor_report(const char *topologies_dir, bool boot);
+json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest);
 
 /* doctor_item_ok - the "ok" of item @name in @report (false when missing). */
 bool doctor_item_ok(const json_t *report, const char *name);

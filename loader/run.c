@@ -415,6 +415,8 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
 	if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
+	else if (r->pass == PASS_COUNT && plan->backend[SKB_STACK_ENTRIES] == BACKEND_NONE)
+		fprintf(stderr, "   n/a stack/pkt    ");
 	else if (r->pass == PASS_COUNT)
 		fprintf(stderr, "%6.3f stack/pkt    ",
 			per_pkt(skb_count_value(r->counts.v, SKB_STACK_ENTRIES,
@@ -553,7 +555,9 @@ int run_main(const struct run_opts *opts)
 	}
 	install_signals();
 	/* what earlier, killed runs left (a run still going keeps what it has) */
-	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: a killed run left this: ") < 0)
+	/* we hold the run lock: the empty run directories under out_dir are killed runs' */
+	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: left by a run or a person now gone: ") < 0 ||
+	    cleanup_empty_run_dirs(o->out_dir, "xdptc: left by a killed run: ") < 0)
 		fprintf(stderr, "xdptc: note: the cleanup of earlier runs failed\n");
 	memset(&topo, 0, sizeof(topo));
 	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
@@ -572,8 +576,8 @@ int run_main(const struct run_opts *opts)
 	have_dir = true;
 
 	/* what this machine offers; the lines that decide this run's metrics */
-	doctor = doctor_report(o->topologies_dir, false);
-	fprintf(stderr, "xdptc: doctor: pmu %s; kprobes %s; fentry %s; tracepoints %s%s%s\n",
+	doctor = doctor_report(o->topologies_dir, false, false);
+	fprintf(stderr, "xdptc: host doctor: pmu %s; kprobes %s; fentry %s; tracepoints %s%s%s\n",
 		doctor_item_ok(doctor, "pmu") ? "yes" : "no",
 		doctor_item_ok(doctor, "kprobes") ? "yes" : "no",
 		doctor_item_ok(doctor, "fentry") ? "yes" : "no",
@@ -671,13 +675,26 @@ int run_main(const struct run_opts *opts)
 		goto out;
 	}
 	dut_counters_close(&dut);
-	for (int k = 0; k < SKB_COUNT_NR; k++) {
-		if (ci.plan.backend[k] == BACKEND_NONE)
-			fprintf(stderr, "xdptc: %s unavailable: %s\n",
-				skb_count_name((enum skb_count)k), ci.plan.reason[k]);
-		else
-			fprintf(stderr, "xdptc: %s from %s (%s)\n", skb_count_name((enum skb_count)k),
+	{
+		int none = 0;
+
+		for (int k = 0; k < SKB_COUNT_NR; k++) {
+			const char *name = skb_count_name((enum skb_count)k);
+
+			if (ci.plan.backend[k] == BACKEND_NONE) {
+				none++;
+				fprintf(stderr, "xdptc: %s unavailable: %s\n", name, ci.plan.reason[k]);
+				continue;
+			}
+			fprintf(stderr, "xdptc: %s from %s (%s)\n", name,
 				counter_backend_name(ci.plan.backend[k]), ci.plan.points[k]);
+			if (*ci.plan.reason[k])
+				fprintf(stderr, "xdptc:   passed over: %s\n", ci.plan.reason[k]);
+		}
+		if (none == SKB_COUNT_NR)
+			fprintf(stderr, "xdptc: warning: no count is available with these counter "
+					"backends; the count pass will record none (try --counters "
+					"kprobe,fentry,tracepoint)\n");
 	}
 
 	run = json_object();
@@ -704,11 +721,18 @@ int run_main(const struct run_opts *opts)
 
 		/* the host's root is the guest's: the same path runs there */
 		self[n > 0 ? n : 0] = '\0';
-		snprintf(cmd, sizeof(cmd), "%s doctor --json", self);
+		snprintf(cmd, sizeof(cmd), "%s doctor --json --guest", self);
 		fprintf(stderr, "xdptc: asking the guest what its kernel offers\n");
 		if (n > 0 && !dut_exec(&dut, cmd, &st, out, sizeof(out)) && !st &&
-		    (gd = json_loads(out, 0, NULL)))
+		    (gd = json_loads(out, 0, NULL))) {
+			fprintf(stderr, "xdptc: guest doctor: kprobes %s; fentry %s; tracepoints %s; "
+					"bpf_stats %s\n",
+				doctor_item_ok(gd, "kprobes") ? "yes" : "no",
+				doctor_item_ok(gd, "fentry") ? "yes" : "no",
+				doctor_item_ok(gd, "tracepoints") ? "yes" : "no",
+				doctor_item_ok(gd, "bpf_stats") ? "yes" : "no");
 			json_object_set_new(run, "guest_doctor", gd);
+		}
 	}
 	trials = json_array();
 	json_object_set_new(run, "trials", trials);

@@ -302,7 +302,8 @@ static int cmd_detach(int argc, char **argv)
 		fprintf(stderr, "xdptc: %s\n", err);
 		return 1;
 	}
-	printf("detached xdptc's %s program(s) from %s\n", a.have_mode ? a.mode_str : "", a.dev);
+	printf("detached xdptc's %s%sprogram(s) from %s\n", a.have_mode ? a.mode_str : "",
+	       a.have_mode ? " " : "", a.dev);
 	return 0;
 }
 
@@ -599,12 +600,14 @@ static void default_topologies_dir(char *buf, size_t len)
 static int cmd_run(int argc, char **argv)
 {
 	static const char help[] =
-		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--modes LIST]\n"
-		"                 [--warmup N] [--cpu N] [--port N] [--size B] [--rate PPS]\n"
-		"                 [--guest-kernel 6.1|6.12] [--seed N] [--out DIR] [--quiet]\n"
+		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--count-reps N]\n"
+		"                 [--modes LIST] [--aa] [--warmup N] [--rate PPS] [--cpu N]\n"
+		"                 [--port N] [--size B] [--guest-kernel 6.1|6.12] [--counters LIST]\n"
+		"                 [--cross-check-counters] [--no-flame] [--seed N] [--out DIR]\n"
+		"                 [--quiet] [--verbose]\n"
 		"Build the topology, run interleaved trials of every mode in three passes\n"
-		"(timing: no tracing, BPF stats off; count: skb tracepoints; bpfstats: BPF\n"
-		"run time), write DIR/<UTC timestamp>-<topology>/run.json and summary.md,\n"
+		"(timing: no tracing, BPF stats off; count: the counter backends; bpfstats: BPF\n"
+		"run time) and a profile pass (flame graphs), write DIR/<UTC timestamp>-<topology>/run.json and summary.md,\n"
 		"print the summary, and remove the topology (also on error and Ctrl-C).\n"
 		"  --topology  veth (default): a veth pair between two namespaces;\n"
 		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
@@ -791,19 +794,22 @@ static int cmd_doctor(int argc, char **argv)
 		"BPF statistics enabled), with the reason for every no. Also qemu, KVM and the\n"
 		"versions of the packages the suite uses.\n"
 		"  --json  the report as JSON (what run.json stores under \"doctor\")\n"
-		"  --boot  prove KVM with a test boot of the guest kernel (may download it)\n";
+		"  --boot  prove KVM with a test boot of the guest kernel (may download it)\n"
+		"  --guest inside a guest: leave out qemu and KVM\n";
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { "boot", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "guest", no_argument, NULL, 'g' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
-	int c, as_json = 0, boot = 0;
+	int c, as_json = 0, boot = 0, guest = 0;
 	json_t *r;
 
-	while ((c = getopt_long(argc, argv, "jbh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jbgh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': as_json = 1; break;
 		case 'b': boot = 1; break;
+		case 'g': guest = 1; break;
 		case 'h': printf("%s", help); return 0;
 		default: fprintf(stderr, "see 'xdptc doctor --help'\n"); return EXIT_USAGE;
 		}
@@ -811,7 +817,7 @@ static int cmd_doctor(int argc, char **argv)
 	if ((c = check_privilege()))
 		return c;
 	default_topologies_dir(topodir, sizeof(topodir));
-	r = doctor_report(topodir, boot);
+	r = doctor_report(topodir, boot, guest);
 	if (as_json) {
 		json_dumpf(r, stdout, JSON_INDENT(2));
 		printf("\n");

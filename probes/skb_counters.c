@@ -423,7 +423,8 @@ int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut
 					break;
 			} else if (r->ok) {
 				c->plan.also[k] |= 1u << order[i];
-			} else {
+			} else if (c->plan.backend[k] == BACKEND_NONE) {
+				/* only the backends tried before the one chosen */
 				append(c->plan.reason[k], sizeof(c->plan.reason[k]), "%s%s",
 				       *c->plan.reason[k] ? "; " : "", r->why);
 			}

@@ -5,10 +5,11 @@
 #   veth.sh down PREFIX   remove them (and anything left in them)
 #   veth.sh cleanup       remove the namespaces named xdptc-* whose run is gone
 #
-# XDPTC_OWNER_PID (environment, for `up`): the process that owns the topology; it is
-# written to /run/xdptc/PREFIX.owner, and `cleanup` leaves a topology alone while that
-# process lives, so cleaning up never pulls the floor from under a running measurement.
-# A topology without a live owner (killed run, no owner given) is removed.
+# XDPTC_OWNER_PID (environment, for `up`): the process that owns the topology (default:
+# the process that ran this script, e.g. a person's shell); it is written to
+# /run/xdptc/PREFIX.owner, and `cleanup` leaves a topology alone while that process
+# lives, so cleaning up never pulls the floor from under a measurement or a person's
+# session. A topology whose owner is gone is removed.
 #
 # PREFIX must start with "xdptc-" and be at most 13 characters, so device names fit the
 # kernel's 15. Addresses come from the benchmarking range 198.18.0.0/15: the sender
@@ -69,10 +70,9 @@ up() {
 	fi
 	trap 'down "$p"' EXIT
 	trap 'exit 130' INT TERM HUP
-	if [ -n "${XDPTC_OWNER_PID:-}" ]; then
-		mkdir -p "$STATE_DIR"
-		echo "$XDPTC_OWNER_PID" > "$STATE_DIR/$p.owner"
-	fi
+	# the owner: the run that asked, or else the shell a person typed the command in
+	mkdir -p "$STATE_DIR"
+	echo "${XDPTC_OWNER_PID:-$PPID}" > "$STATE_DIR/$p.owner"
 	ip netns add "$snd"
 	ip netns add "$dut"
 	ip link add "$p-s" netns "$snd" type veth peer name "$p-d" netns "$dut"

@@ -13,7 +13,8 @@
 #   GUEST_KERNEL=6.1|6.12   Debian's bookworm 6.1 (default) or bookworm-backports 6.12
 #   XDPTC_CACHE=DIR         where kernels and initramfs images are kept
 #                           (default /var/cache/xdptc; never inside the source tree)
-#   XDPTC_OWNER_PID=PID     the run that owns the topology (see veth.sh)
+#   XDPTC_OWNER_PID=PID     the process that owns the topology (default: the caller;
+#                           see veth.sh)
 #   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
 #   ACCEL=kvm|tcg           skip the accelerator probe
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
@@ -228,7 +229,8 @@ up() {
 	trap 'down "$p"' EXIT
 	trap 'exit 130' INT TERM HUP
 	mkdir -p "$dir"
-	[ -n "${XDPTC_OWNER_PID:-}" ] && echo "$XDPTC_OWNER_PID" > "$STATE_DIR/$p.owner"
+	# the owner: the run that asked, or else the shell a person typed the command in
+	echo "${XDPTC_OWNER_PID:-$PPID}" > "$STATE_DIR/$p.owner"
 	ip netns add "$ns"
 	ip -n "$ns" link set lo up
 	ip -n "$ns" tuntap add dev "$tap" mode tap
