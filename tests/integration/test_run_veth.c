@@ -31,6 +31,41 @@ static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
 
+/* A complete SVG document: an XML prolog or <svg> at the start, </svg> at the end. */
+static bool is_svg(const char *path)
+{
+	char buf[1 << 16];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	if (!feof(f)) { /* large: read the tail */
+		fseek(f, -64, SEEK_END);
+		n = fread(buf + 100, 1, 63, f);
+		buf[100 + n] = '\0';
+		fclose(f);
+		return strstr(buf + 100, "</svg>") != NULL;
+	}
+	fclose(f);
+	return (!strncmp(buf, "<?xml", 5) || strstr(buf, "<svg")) && strstr(buf, "</svg>");
+}
+
+/* A PNG file: its 8-byte signature. */
+static bool is_png(const char *path)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	unsigned char buf[8];
+	FILE *f = fopen(path, "rb");
+	bool ok = f && fread(buf, 1, 8, f) == 8 && !memcmp(buf, sig, 8);
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
 static void test_short_run_shows_the_mechanism(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600], prefix[16];
@@ -57,7 +92,8 @@ static void test_short_run_shows_the_mechanism(void **state)
 	run = json_load_file(path, 0, &jerr);
 	assert_non_null(run);
 	assert_string_equal(json_string_value(json_object_get(run, "schema")), "xdptc.run/1");
-	assert_int_equal(json_array_size(json_object_get(run, "trials")), 2 * 2 * 3);
+	/* 2 modes x (2 timing + 2 count + 2 bpfstats repetitions) + one profile trial each */
+	assert_int_equal(json_array_size(json_object_get(run, "trials")), 2 * 2 * 3 + 2);
 	tc = mode_summary(run, "tc");
 	xdp = mode_summary(run, "xdpdrv");
 	assert_non_null(tc);
@@ -99,7 +135,52 @@ static void test_short_run_shows_the_mechanism(void **state)
 			    "xdpdrv");
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	assert_int_equal(access(path, R_OK), 0);
+	/* the pictures: gnuplot's SVG and PNG files, and a flame graph per mode */
+	{
+		static const char *const svgs[] = { "cpu_ns_per_pkt.svg", "delta.svg", "counters.svg",
+						    "flame-tc.svg", "flame-xdpdrv.svg", NULL };
+		static const char *const pngs[] = { "cpu_ns_per_pkt.png", "delta.png", "counters.png",
+						    NULL };
+
+		for (int i = 0; svgs[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, svgs[i]);
+			assert_true(is_svg(path));
+		}
+		for (int i = 0; pngs[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, pngs[i]);
+			assert_true(is_png(path));
+		}
+		assert_int_equal(json_array_size(json_object_get(run, "flamegraphs")), 2);
+		assert_true(num(json_array_get(json_object_get(run, "flamegraphs"), 0), "samples") > 0);
+	}
 	json_decref(run);
+	/* report rebuilds summary.md byte for byte from run.json */
+	snprintf(cmd, sizeof(cmd), "cp %s/summary.md %s/summary.orig && %s report %s --quiet && "
+				   "cmp %s/summary.md %s/summary.orig", dir, dir, xdptc, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	/* compare shows deltas only and refuses absolute figures */
+	{
+		char out[8192] = "";
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "%s compare %s %s 2>&1", xdptc, dir, dir);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		if (!fread(out, 1, sizeof(out) - 1, p))
+			out[0] = '\0';
+		assert_int_equal(WEXITSTATUS(pclose(p)), 0);
+		assert_non_null(strstr(out, "| cpu_ns_per_pkt | tc | xdpdrv |"));
+		assert_non_null(strstr(out, "not comparable"));
+		assert_null(strstr(out, "ns/pkt"));
+		snprintf(cmd, sizeof(cmd), "%s compare --absolute %s %s >/dev/null 2>&1", xdptc, dir, dir);
+		st = system(cmd);
+		assert_int_equal(WEXITSTATUS(st), 2);
+	}
+	/* a corrupt run.json is refused with the reason */
+	snprintf(cmd, sizeof(cmd), "echo '{\"schema\": ' > %s/run.json && %s report %s >/dev/null 2>&1",
+		 dir, xdptc, dir);
+	st = system(cmd);
+	assert_int_equal(WEXITSTATUS(st), 2);
 	assert_int_equal(count_leftovers(prefix), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	assert_int_equal(system(cmd), 0);
