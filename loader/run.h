@@ -20,9 +20,9 @@ struct run_opts {
 	enum drop_mode modes[RUN_MAX_MODES]; /* the arms: each measured in every repetition */
 	int nmodes;
 	int aa_arm;                /* the A/A twin of arm 0 (same mode, "MODE-aa"), or -1 */
-	uint64_t packets;          /* per measured window (default 1,000,000) */
+	uint64_t packets;          /* per measured window (default 200,000; virtio 50,000) */
 	uint64_t warmup;           /* packets before each window (default 100,000) */
-	int reps;                  /* repetitions of the timing pass (default 5; virtio 10) */
+	int reps;                  /* repetitions of the timing pass (default 21; virtio 10) */
 	int count_reps;            /* repetitions of the count and bpfstats passes (default 3) */
 	uint16_t port;             /* UDP port dropped (default 9999) */
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
