@@ -506,6 +506,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	fprintf(out, "\n");
 	row(out, modes, "pkts_at_dut (median, timing pass)", "pkts_at_dut", 0);
 	row(out, modes, "cpu_ns_per_pkt, median (min-max)", "cpu_ns_per_pkt", 3);
+	row(out, modes, "cpu_ns_per_pkt coefficient of variation", "cpu_ns_per_pkt_cv", 1);
 	row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
 	row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
 	row(out, modes, "stack_entries (count pass)", "stack_entries", 0);

@@ -18,8 +18,8 @@
 # `up` prints the topology as KEY=VALUE lines on stdout (read by `xdptc run`).
 # Exit status: 0 done, 1 a command failed (what was made is removed), 2 bad usage.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
-STATE_DIR=/run/xdptc
 SND_ADDR=198.18.0.1
 DUT_ADDR=198.18.0.2
 
@@ -28,17 +28,7 @@ usage() {
 	exit 2
 }
 
-check_prefix() {
-	case "$1" in
-	xdptc-*) ;;
-	*) echo "veth.sh: prefix '$1' must start with 'xdptc-'" >&2; exit 2 ;;
-	esac
-	[ "${#1}" -le 13 ] || { echo "veth.sh: prefix '$1' is longer than 13 characters" >&2; exit 2; }
-}
 
-ns_exists() {
-	ip netns list | awk '{print $1}' | grep -qx "$1"
-}
 
 down() {
 	for ns in "$1-dut" "$1-snd"; do
@@ -51,14 +41,6 @@ down() {
 	rm -f "$STATE_DIR/$1.owner"
 }
 
-# Is the owner of topology $1 still running?
-owner_alive() {
-	f=$STATE_DIR/$1.owner
-	[ -f "$f" ] || return 1
-	pid=$(cat "$f" 2>/dev/null || true)
-	case "$pid" in ''|*[!0-9]*) return 1 ;; esac
-	kill -0 "$pid" 2>/dev/null
-}
 
 up() {
 	p=$1
@@ -108,14 +90,8 @@ cleanup() {
 		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p' |
 			while read -r p; do [ -d "$STATE_DIR/$p" ] || echo "$p"; done
 	} | sort -u)
-	for p in $prefixes; do
-		if owner_alive "$p"; then
-			echo "leaving $p alone: its run (pid $(cat "$STATE_DIR/$p.owner")) is still going" >&2
-			continue
-		fi
-		echo "removing topology $p" >&2
-		down "$p"
-	done
+	# shellcheck disable=SC2086
+	remove_dead topology $prefixes
 }
 
 [ $# -ge 1 ] || usage

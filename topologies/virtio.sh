@@ -29,8 +29,8 @@
 # Addresses: tap 198.18.0.1/30 in namespace PREFIX-host, guest eth0 198.18.0.2/30.
 # Exit status: 0 done, 1 failed (what was made is removed), 2 bad usage.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
-STATE_DIR=/run/xdptc
 QEMU=${QEMU:-qemu-system-x86_64}
 CACHE=${XDPTC_CACHE:-/var/cache/xdptc}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -50,13 +50,6 @@ usage() {
 	exit 2
 }
 
-check_prefix() {
-	case "$1" in
-	xdptc-*) ;;
-	*) echo "virtio.sh: prefix '$1' must start with 'xdptc-'" >&2; exit 2 ;;
-	esac
-	[ "${#1}" -le 13 ] || { echo "virtio.sh: prefix '$1' is longer than 13 characters" >&2; exit 2; }
-}
 
 # ---- guest kernel ----
 
@@ -168,9 +161,6 @@ accel_for() {
 
 # ---- topology ----
 
-ns_exists() {
-	ip netns list | awk '{print $1}' | grep -qx "$1"
-}
 
 down() {
 	p=$1
@@ -201,13 +191,6 @@ console_excerpt() {
 	tail -n 5 "$1" >&2 || true
 }
 
-owner_alive() {
-	f=$STATE_DIR/$1.owner
-	[ -f "$f" ] || return 1
-	pid=$(cat "$f" 2>/dev/null || true)
-	case "$pid" in ''|*[!0-9]*) return 1 ;; esac
-	kill -0 "$pid" 2>/dev/null
-}
 
 up() {
 	p=$1
@@ -293,14 +276,8 @@ cleanup() {
 	prefixes=$( { ip netns list | awk '{print $1}' | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)-host$/\1/p'
 		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)$/\1/p'
 	} | sort -u)
-	for p in $prefixes; do
-		if owner_alive "$p"; then
-			echo "leaving $p alone: its run (pid $(cat "$STATE_DIR/$p.owner")) is still going" >&2
-			continue
-		fi
-		echo "removing guest topology $p" >&2
-		down "$p"
-	done
+	# shellcheck disable=SC2086
+	remove_dead "guest topology" $prefixes
 }
 
 [ $# -ge 1 ] || usage
