@@ -355,8 +355,8 @@ static void test_bpftrace_tracepoint_script(void **state)
 	p = strstr(out, "@skbs_freed: ");
 	assert_non_null(p);
 	freed = strtoul(p + 13, NULL, 10);
-	assert_int_equal(stack, 5000);
-	assert_true(freed >= 5000 && freed <= 5050);
+	assert_int_equal(stack, 5000); /* filtered on the DUT: exact */
+	assert_true(freed >= 5000);    /* machine-wide: anything else running adds to it */
 	assert_int_equal(run_cmd(out, sizeof(out), "%s detach --netns %s --dev %s", xdptc, dut_ns,
 				 dut_dev), 0);
 }

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cli.c: what the xdptc commands share (see cli.h). */
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_log.h"
+#include "cleanup.h"
+#include "cli_parse.h"
+#include "doctor.h"
+#include "plots.h"
+#include "report.h"
+#include "summary.h"
+#include "drop_prog.h"
+#include "dut.h"
+#include "netns.h"
+#include "run.h"
+#include "skb_counters_user.h"
+#include "udp_sender.h"
+
+#include "cli.h"
+
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+int verbose;
+
+/* ---- privilege ---- */
+
+int check_privilege(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	unsigned int need[] = { CAP_BPF, CAP_NET_ADMIN, CAP_SYS_ADMIN };
+
+	if (geteuid() == 0)
+		return 0;
+	memset(data, 0, sizeof(data));
+	if (!syscall(SYS_capget, &hdr, data)) {
+		int ok = 1;
+
+		for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+			if (!(data[need[i] / 32].effective & (1u << (need[i] % 32))))
+				ok = 0;
+		if (ok)
+			return 0;
+	}
+	fprintf(stderr, "xdptc: this command needs root (or CAP_BPF, CAP_NET_ADMIN and "
+			"CAP_SYS_ADMIN); run it with sudo.\n");
+	return 1;
+}
+
+/* ---- namespace and device checks with the valid choices ---- */
+
+void list_netns(FILE *f)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *de;
+	int n = 0;
+
+	fprintf(f, "existing namespaces:");
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			fprintf(f, "%s %s", n++ ? "," : "", de->d_name);
+	fprintf(f, "%s\n", n ? "" : " (none)");
+	if (d)
+		closedir(d);
+}
+
+void list_devs(FILE *f)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	int n = 0;
+
+	fprintf(f, "devices there:");
+	for (i = ifs; i && i->if_index; i++)
+		fprintf(f, "%s %s", n++ ? "," : "", i->if_name);
+	fprintf(f, "\n");
+	if (ifs)
+		if_freenameindex(ifs);
+}
+
+/* Enter @netns (NULL: stay) and check @dev exists there. Exit status on failure. */
+int enter_and_check(const char *netns, const char *dev, int *saved)
+{
+	int e = netns_enter(netns, saved);
+
+	if (e == -ENOENT) {
+		fprintf(stderr, "xdptc: no network namespace '%s'; ", netns);
+		list_netns(stderr);
+		return EXIT_USAGE;
+	}
+	if (e) {
+		fprintf(stderr, "xdptc: cannot enter namespace '%s': %s\n", netns, strerror(-e));
+		return 1;
+	}
+	if (dev && !if_nametoindex(dev)) {
+		fprintf(stderr, "xdptc: no device '%s' in %s%s; ", dev,
+			netns ? "namespace " : "the current namespace", netns ? netns : "");
+		list_devs(stderr);
+		netns_return(*saved);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int bad_mode(const char *s)
+{
+	fprintf(stderr, "xdptc: unknown mode '%s'; choose one of: %s\n", s, drop_mode_choices());
+	return EXIT_USAGE;
+}
+
+int bad_port(const char *s)
+{
+	fprintf(stderr, "xdptc: port '%s' is outside 1-65535\n", s);
+	return EXIT_USAGE;
+}
+
+int bad_value(const char *opt, const char *s, const char *what)
+{
+	fprintf(stderr, "xdptc: %s '%s': expected %s\n", opt, s, what);
+	return EXIT_USAGE;
+}
+
+int need_opt(const char *cmd, const char *opt)
+{
+	fprintf(stderr, "xdptc %s: %s is required (see 'xdptc %s --help')\n", cmd, opt, cmd);
+	return EXIT_USAGE;
+}
+
+void default_topologies_dir(char *buf, size_t len)
+{
+	char exe[PATH_MAX - 32];
+	ssize_t n;
+	const char *env = getenv("XDPTC_TOPOLOGIES");
+
+	if (env) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(buf, len, "%s/../topologies", exe);
+		return;
+	}
+	snprintf(buf, len, "topologies");
+}

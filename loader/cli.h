@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * cli.h: what the xdptc commands share: privilege check, the sentences for bad input
+ * (exit status EXIT_USAGE, with the valid choices), entering a namespace with its
+ * device checked, and where the topology scripts are.
+ */
+#ifndef XDPTC_CLI_H
+#define XDPTC_CLI_H
+
+#include <stdio.h>
+
+#define EXIT_USAGE 2
+
+/* -v/--verbose of the command being run: libbpf's messages are printed */
+extern int verbose;
+
+/* check_privilege - 0 when this process may load BPF and change networking (root, or
+ * CAP_BPF + CAP_NET_ADMIN + CAP_SYS_ADMIN); else prints one sentence and returns 1. */
+int check_privilege(void);
+
+/* enter_and_check - enter network namespace @netns (NULL: stay) and check @dev
+ * (NULL: none) exists there; on failure the valid choices are printed. Returns 0, or
+ * the exit status (EXIT_USAGE for a missing namespace or device, 1 otherwise). */
+int enter_and_check(const char *netns, const char *dev, int *saved);
+
+void list_netns(FILE *f);
+void list_devs(FILE *f);
+
+/* One sentence each on stderr; they return EXIT_USAGE. */
+int bad_mode(const char *s);
+int bad_port(const char *s);
+int bad_value(const char *opt, const char *s, const char *what);
+int need_opt(const char *cmd, const char *opt);
+
+/* default_topologies_dir - $XDPTC_TOPOLOGIES, or topologies/ beside the binary's
+ * build directory. */
+void default_topologies_dir(char *buf, size_t len);
+
+/* The commands: each takes the arguments after "xdptc" (argv[0] is the command name)
+ * and returns the process exit status. */
+int cmd_attach(int argc, char **argv);
+int cmd_detach(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_send(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
+int cmd_guest_exec(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_cleanup(int argc, char **argv);
+
+#endif

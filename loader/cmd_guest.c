@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cmd_guest.c: xdptc agent (inside a guest) and xdptc guest-exec (on the host). */
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_log.h"
+#include "cleanup.h"
+#include "cli_parse.h"
+#include "doctor.h"
+#include "plots.h"
+#include "report.h"
+#include "summary.h"
+#include "drop_prog.h"
+#include "dut.h"
+#include "netns.h"
+#include "run.h"
+#include "skb_counters_user.h"
+#include "udp_sender.h"
+
+#include "cli.h"
+
+/* ---- agent (inside a guest) and guest-exec ---- */
+
+int cmd_agent(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc agent --serial PORT --dev IF\n"
+		"Inside a virtio guest (started by topologies/guest/guest-init.sh): serve the\n"
+		"host's requests (attach, detach, snapshot, counters, bpfstats, exec) on the\n"
+		"virtio-serial PORT for the DUT interface IF. Not for use on the host.\n";
+	static const struct option opts[] = {
+		{ "serial", required_argument, NULL, 's' }, { "dev", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	const char *port = NULL, *dev = NULL;
+	int c, fd, e;
+
+	while ((c = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': port = optarg; break;
+		case 'd': dev = optarg; break;
+		case 'h': printf("%s", help); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (!port || !dev)
+		return need_opt("agent", "--serial PORT and --dev IF");
+	fd = open(port, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "xdptc agent: cannot open %s: %s\n", port, strerror(errno));
+		return 1;
+	}
+	printf("XDPTC-AGENT-READY on %s for %s\n", port, dev);
+	fflush(stdout);
+	e = dut_agent_serve(fd, dev);
+	close(fd);
+	return e ? 1 : 0;
+}
+
+int cmd_guest_exec(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc guest-exec --ctl SOCKET -- COMMAND...\n"
+		"Run a shell command inside a running virtio guest through its agent's control\n"
+		"socket (/run/xdptc/PREFIX/ctl.sock); print its output; exit with its status.\n";
+	static const struct option opts[] = {
+		{ "ctl", required_argument, NULL, 'c' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *ctl = NULL;
+	char cmd[1000] = "", out[16384], err[512];
+	struct dut d;
+	int c, st = 0, e;
+
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': ctl = optarg; break;
+		case 'h': printf("%s", help); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (!ctl || optind >= argc)
+		return need_opt("guest-exec", "--ctl SOCKET and a COMMAND");
+	if ((c = check_privilege()))
+		return c;
+	for (int i = optind; i < argc; i++) {
+		strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 2);
+		strcat(cmd, " ");
+	}
+	e = dut_remote_connect(&d, ctl, 120000, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", err);
+		return 1;
+	}
+	e = dut_exec(&d, cmd, &st, out, sizeof(out));
+	dut_close(&d);
+	if (e) {
+		fprintf(stderr, "xdptc: guest-exec failed: %s\n", out[0] ? out : strerror(-e));
+		return 1;
+	}
+	fputs(out, stdout);
+	return st;
+}

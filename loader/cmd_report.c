@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cmd_report.c: xdptc report and xdptc compare. */
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_log.h"
+#include "cleanup.h"
+#include "cli_parse.h"
+#include "doctor.h"
+#include "plots.h"
+#include "report.h"
+#include "summary.h"
+#include "drop_prog.h"
+#include "dut.h"
+#include "netns.h"
+#include "run.h"
+#include "skb_counters_user.h"
+#include "udp_sender.h"
+
+#include "cli.h"
+
+int cmd_report(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc report DIR [--csv FILE|-] [--quiet]\n"
+		"Rebuild DIR/summary.md from DIR/run.json (the summary is computed again from\n"
+		"the trials: same seed, same result) and the plots (gnuplot), and print it.\n"
+		"  --csv FILE  also write every trial as CSV to FILE (- for stdout, no summary)\n"
+		"  --quiet     do not print the summary\n";
+	static const struct option opts[] = {
+		{ "csv", required_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+	};
+	const char *csv = NULL;
+	char err[600], path[PATH_MAX + 16];
+	json_t *run;
+	FILE *f;
+	int c, quiet = 0, e;
+
+	while ((c = getopt_long(argc, argv, "c:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': csv = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h': printf("%s", help); return 0;
+		default: fprintf(stderr, "see 'xdptc report --help'\n"); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1)
+		return need_opt("report", "one run directory");
+	e = report_load(argv[optind], &run, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", err);
+		return e == -EBADMSG || e == -EPROTO ? EXIT_USAGE : 1;
+	}
+	json_object_set_new(run, "summary", summary_compute(run));
+	if (csv) {
+		f = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
+		if (!f || report_csv(run, f)) {
+			fprintf(stderr, "xdptc: cannot write the CSV to %s: %s\n", csv, strerror(errno));
+			json_decref(run);
+			return 1;
+		}
+		if (f != stdout)
+			fclose(f);
+		else
+			quiet = 1;
+	}
+	snprintf(path, sizeof(path), "%s/summary.md", argv[optind]);
+	f = fopen(path, "w");
+	if (!f || summary_render_md(run, f)) {
+		fprintf(stderr, "xdptc: cannot write %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		json_decref(run);
+		return 1;
+	}
+	fclose(f);
+	if (!quiet)
+		summary_render_md(run, stdout);
+	if (plots_write(run, argv[optind], err, sizeof(err)) < 0)
+		fprintf(stderr, "xdptc: plots: %s\n", err);
+	json_decref(run);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc compare DIR_A DIR_B\n"
+		"Put two runs side by side by their within-run deltas (B against A of each run,\n"
+		"with each run's own 95% interval). Absolute figures from different runs are not\n"
+		"comparable, so compare never shows them (--absolute is refused).\n";
+	static const struct option opts[] = {
+		{ "absolute", no_argument, NULL, 'a' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[600];
+	json_t *a, *b;
+	int c, e;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			fprintf(stderr, "xdptc: compare refuses absolute figures: nanoseconds and cycles "
+					"from different runs, machines or topologies are not comparable; "
+					"it compares within-run deltas only\n");
+			return EXIT_USAGE;
+		case 'h': printf("%s", help); return 0;
+		default: fprintf(stderr, "see 'xdptc compare --help'\n"); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 2)
+		return need_opt("compare", "two run directories");
+	for (int i = 0; i < 2; i++) {
+		e = report_load(argv[optind + i], i ? &b : &a, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, "xdptc: %s\n", err);
+			if (i)
+				json_decref(a);
+			return e == -EBADMSG || e == -EPROTO ? EXIT_USAGE : 1;
+		}
+	}
+	json_object_set_new(a, "summary", summary_compute(a));
+	json_object_set_new(b, "summary", summary_compute(b));
+	e = report_compare(a, argv[optind], b, argv[optind + 1], stdout);
+	if (e)
+		fprintf(stderr, "xdptc: the two runs share no delta (different modes?)\n");
+	json_decref(a);
+	json_decref(b);
+	return e ? 1 : 0;
+}

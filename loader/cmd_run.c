@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cmd_run.c: xdptc run, the options of a whole measurement run. */
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_log.h"
+#include "cleanup.h"
+#include "cli_parse.h"
+#include "doctor.h"
+#include "plots.h"
+#include "report.h"
+#include "summary.h"
+#include "drop_prog.h"
+#include "dut.h"
+#include "netns.h"
+#include "run.h"
+#include "skb_counters_user.h"
+#include "udp_sender.h"
+
+#include "cli.h"
+
+/* veth defaults: many short repetitions pair better than a few long ones on a shared
+ * host (an A/A run here: 21 x 200k gave a 95% half-width of 0.4%, 5 x 1M 1.7%) */
+#define VETH_DEFAULT_PACKETS 200000
+#define VETH_DEFAULT_REPS 21
+/* virtio defaults, sized for a TCG guest on a 2-vCPU host (see README) */
+#define VIRTIO_DEFAULT_PACKETS 50000
+#define VIRTIO_DEFAULT_REPS 10
+#define VIRTIO_DEFAULT_RATE 50000
+
+
+int cmd_run(int argc, char **argv)
+{
+	static const char help[] =
+		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--count-reps N]\n"
+		"                 [--modes LIST] [--aa] [--warmup N] [--rate PPS] [--cpu N]\n"
+		"                 [--port N] [--size B] [--guest-kernel 6.1|6.12] [--counters LIST]\n"
+		"                 [--cross-check-counters] [--no-flame] [--seed N] [--out DIR]\n"
+		"                 [--quiet] [--verbose]\n"
+		"Build the topology, run interleaved trials of every mode in three passes\n"
+		"(timing: no tracing, BPF stats off; count: the counter backends; bpfstats: BPF\n"
+		"run time) and a profile pass (flame graphs), write DIR/<UTC timestamp>-<topology>/run.json and summary.md,\n"
+		"print the summary, and remove the topology (also on error and Ctrl-C).\n"
+		"  --topology  veth (default): a veth pair between two namespaces;\n"
+		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
+		"  --packets   packets per measured window, k/M suffixes (default 200k; virtio 50k)\n"
+		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 50k)\n"
+		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
+		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
+		"              e.g. fentry,tracepoint keeps kprobes off\n"
+		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
+		"              against the first is the run's noise floor\n"
+		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
+		"              drawn as flame-MODE.svg; veth only)\n"
+		"  --cross-check-counters  count with every working backend at once and\n"
+		"              record each (<count>_by_backend in run.json)\n"
+		"  --reps      repetitions of the timing pass, 2-100 (default 21; virtio 10)\n"
+		"  --count-reps  repetitions of the count and BPF-statistics passes, 1-100\n"
+		"              (default 3)\n"
+		"  --modes     comma list of none, xdpdrv, xdpgeneric, tc (default tc,xdpdrv)\n"
+		"  --warmup    packets sent before each window (default 10% of --packets)\n"
+		"  --cpu       CPU the sender (and on veth the receive softirq) runs on\n"
+		"              (default: the last CPU)\n"
+		"  --port      UDP port to drop and to send to (default 9999)\n"
+		"  --size      UDP payload bytes (default 18: 60-byte frames, 64 with the FCS)\n"
+		"  --seed      seed of the trial order and the bootstrap (default: the time)\n"
+		"  --out       parent directory of results (default results)\n"
+		"  --quiet     do not print the summary on stdout (progress still goes to stderr)\n"
+		"  --verbose   print libbpf's messages\n"
+		"One run at a time per machine: a second run refuses while one is measuring.\n";
+	static const struct option opts[] = {
+		{ "topology", required_argument, NULL, 't' }, { "packets", required_argument, NULL, 'P' },
+		{ "reps", required_argument, NULL, 'r' },     { "modes", required_argument, NULL, 'm' },
+		{ "count-reps", required_argument, NULL, 'c' },
+		{ "warmup", required_argument, NULL, 'w' },   { "cpu", required_argument, NULL, 'C' },
+		{ "port", required_argument, NULL, 'p' },     { "size", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },     { "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },          { "verbose", no_argument, NULL, 'v' },
+		{ "rate", required_argument, NULL, 'R' },     { "guest-kernel", required_argument, NULL, 'G' },
+		{ "counters", required_argument, NULL, 'K' },
+		{ "cross-check-counters", no_argument, NULL, 'X' },
+		{ "no-flame", no_argument, NULL, 'F' },
+		{ "aa", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+	};
+	char topodir[PATH_MAX];
+	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0;
+	static int counter_order[BACKEND_NR + 1];
+	struct run_opts o = {
+		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
+		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
+		.flame = true, .aa_arm = -1,
+		.port = DROP_DEFAULT_PORT, .payload_len = 18,
+		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1,
+		.seed = (uint64_t)time(NULL),
+	};
+	uint64_t v, warmup = UINT64_MAX;
+	int c, n;
+
+	o.modes[0] = MODE_TC;
+	o.modes[1] = MODE_XDPDRV;
+	o.nmodes = 2;
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAqvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
+				return bad_value("--topology", optarg, "veth or virtio");
+			o.topology = optarg;
+			break;
+		case 'R':
+			if (parse_count(optarg, 100000000ull, &o.rate_pps))
+				return bad_value("--rate", optarg, "packets per second such as 20k");
+			rate_set = 1;
+			break;
+		case 'X':
+			o.cross_check = true;
+			break;
+		case 'F':
+			o.flame = false;
+			break;
+		case 'A':
+			aa = 1;
+			break;
+		case 'K':
+			if (parse_counter_backends(optarg, counter_order) < 0)
+				return bad_value("--counters", optarg,
+						 "a comma list of kprobe, fentry, tracepoint");
+			o.counter_order = counter_order;
+			break;
+		case 'G':
+			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
+				return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
+			setenv("GUEST_KERNEL", optarg, 1);
+			break;
+		case 'P':
+			if (parse_count(optarg, 1000000000000ull, &o.packets) || !o.packets)
+				return bad_value("--packets", optarg, "a packet count such as 1M");
+			packets_set = 1;
+			break;
+		case 'r':
+			if (parse_count(optarg, 100, &v) || v < 2)
+				return bad_value("--reps", optarg, "2-100 repetitions");
+			o.reps = (int)v;
+			reps_set = 1;
+			break;
+		case 'c':
+			if (parse_count(optarg, 100, &v) || v < 1)
+				return bad_value("--count-reps", optarg, "1-100 repetitions");
+			o.count_reps = (int)v;
+			break;
+		case 'm':
+			n = parse_modes(optarg, o.modes, RUN_MAX_MODES);
+			if (n < 0) {
+				fprintf(stderr, "xdptc: --modes '%s': a comma list of distinct modes "
+						"from: %s\n", optarg, drop_mode_choices());
+				return EXIT_USAGE;
+			}
+			o.nmodes = n;
+			break;
+		case 'w':
+			if (parse_count(optarg, 1000000000000ull, &warmup))
+				return bad_value("--warmup", optarg, "a packet count");
+			break;
+		case 'C':
+			if (parse_count(optarg, 4095, &v) ||
+			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
+				fprintf(stderr, "xdptc: --cpu '%s': expected an online CPU, 0-%ld\n",
+					optarg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
+				return EXIT_USAGE;
+			}
+			o.sender_cpu = (int)v;
+			break;
+		case 'p':
+			if (parse_port(optarg, &o.port))
+				return bad_port(optarg);
+			break;
+		case 's':
+			if (parse_count(optarg, 1400, &v))
+				return bad_value("--size", optarg, "payload bytes, 0-1400");
+			o.payload_len = (uint32_t)v;
+			break;
+		case 'S':
+			if (parse_count(optarg, (uint64_t)INT64_MAX, &o.seed))
+				return bad_value("--seed", optarg, "a non-negative integer");
+			break;
+		case 'o': o.out_dir = optarg; break;
+		case 'q': o.quiet = 1; break;
+		case 'v': verbose = 1; bpf_log_setup(1); break;
+		case 'h': printf("%s", help); return 0;
+		default: fprintf(stderr, "see 'xdptc run --help'\n"); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(o.topology, "virtio")) {
+		/* an emulated guest drops tens of thousands of packets per second, not
+		 * millions: fewer packets, paced so the tap's queue never overflows */
+		if (!packets_set)
+			o.packets = VIRTIO_DEFAULT_PACKETS;
+		if (!rate_set)
+			o.rate_pps = VIRTIO_DEFAULT_RATE;
+		if (!reps_set)
+			o.reps = VIRTIO_DEFAULT_REPS;
+	}
+	o.warmup = warmup == UINT64_MAX ? o.packets / 10 : warmup;
+	if (aa) { /* the first mode twice: its delta against itself is the noise floor */
+		if (o.nmodes == RUN_MAX_MODES)
+			return bad_value("--aa", "", "room for one more arm");
+		o.modes[o.nmodes] = o.modes[0];
+		o.aa_arm = o.nmodes++;
+	}
+	if ((c = check_privilege()))
+		return c;
+	default_topologies_dir(topodir, sizeof(topodir));
+	o.topologies_dir = topodir;
+	return run_main(&o);
+}
