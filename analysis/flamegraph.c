@@ -92,7 +92,7 @@ static int emit_stack(struct strvec *stacks, const char *comm, char frames[][128
 	return strvec_push(stacks, s);
 }
 
-long flame_fold(FILE *in, FILE *out)
+long flame_fold(FILE *in, FILE *out, long *idle)
 {
 	static char frames[512][128];
 	struct strvec stacks = { 0 };
@@ -141,6 +141,8 @@ long flame_fold(FILE *in, FILE *out)
 	}
 	if (!e && in_sample)
 		e = emit_stack(&stacks, comm, frames, nf);
+	if (idle)
+		*idle = 0;
 	if (!e) {
 		qsort(stacks.v, stacks.n, sizeof(*stacks.v), cmp_str);
 		for (size_t i = 0; i < stacks.n;) {
@@ -148,8 +150,13 @@ long flame_fold(FILE *in, FILE *out)
 
 			while (j < stacks.n && !strcmp(stacks.v[j], stacks.v[i]))
 				j++;
-			fprintf(out, "%s %zu\n", stacks.v[i], j - i);
-			samples += (long)(j - i);
+			if (!strncmp(stacks.v[i], "swapper;", 8)) { /* the idle task */
+				if (idle)
+					*idle += (long)(j - i);
+			} else {
+				fprintf(out, "%s %zu\n", stacks.v[i], j - i);
+				samples += (long)(j - i);
+			}
 			i = j;
 		}
 	}

@@ -12,8 +12,10 @@
 
 /* flame_fold - read `perf script` output from @in, write folded stacks to @out, sorted.
  * Offsets (+0x..) are dropped from symbols; unknown frames keep their DSO name.
+ * Samples of the idle task (comm "swapper") are left out and counted in *@idle
+ * (may be NULL): an idle CPU would otherwise squeeze the work into a sliver.
  * Returns the number of samples folded, or -errno. */
-long flame_fold(FILE *in, FILE *out);
+long flame_fold(FILE *in, FILE *out, long *idle);
 
 /* flame_svg - draw the folded stacks read from @in as an SVG flame graph on @out, with
  * @title and @subtitle. Returns the total number of samples drawn, or -errno

@@ -32,7 +32,8 @@ static void num_or_missing(FILE *f, const json_t *v, double scale)
 		fputs(" ?", f);
 }
 
-static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndeltas)
+static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndeltas,
+		      int has_count[3], int *has_aa)
 {
 	const json_t *modes = json_object_get(json_object_get(run, "summary"), "modes");
 	const json_t *deltas = json_object_get(json_object_get(run, "summary"), "deltas");
@@ -58,9 +59,15 @@ static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndel
 		num_or_missing(med, json_object_get(m, "cpu_ns_per_pkt"), 1);
 		fputc('\n', med);
 		fprintf(cn, "\"%s\"", mode);
-		num_or_missing(cn, json_object_get(m, "stack_entries_per_pkt"), 1);
-		num_or_missing(cn, json_object_get(m, "skbs_freed_per_pkt"), 1);
-		num_or_missing(cn, json_object_get(m, "skbs_built_per_pkt"), 1);
+		{
+			static const char *const k[3] = { "stack_entries_per_pkt", "skbs_freed_per_pkt",
+							  "skbs_built_per_pkt" };
+
+			for (int c = 0; c < 3; c++) {
+				num_or_missing(cn, json_object_get(m, k[c]), 1);
+				has_count[c] |= json_is_number(json_object_get(m, k[c]));
+			}
+		}
 		fputc('\n', cn);
 	}
 	*nmodes = (int)json_array_size(modes);
@@ -74,6 +81,7 @@ static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndel
 		num_or_missing(dl, json_object_get(d, "ci95_lo"), 100);
 		num_or_missing(dl, json_object_get(d, "ci95_hi"), 100);
 		fprintf(dl, " %d\n", json_is_true(json_object_get(d, "aa")) ? 1 : 0);
+		*has_aa |= json_is_true(json_object_get(d, "aa"));
 	}
 out:
 	if (cpu)
@@ -87,7 +95,8 @@ out:
 	return e;
 }
 
-static int write_script(const json_t *run, const char *dir, int nmodes, int ndeltas)
+static int write_script(const json_t *run, const char *dir, int nmodes, int ndeltas,
+			const int has_count[3], int has_aa)
 {
 	FILE *f = open_in(dir, "plots.gp");
 	const json_t *g = json_object_get(run, "guest");
@@ -115,9 +124,9 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 		      "'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'\n", f);
 		/* deltas with their intervals */
 		fprintf(f, "set output 'delta.%s'\nset bmargin 4\n", terms[k][1]);
-		fputs("set title 'Within-run delta (median of paired ratios) and its 95% bootstrap "
-		      "interval; A/A arms in grey: the noise floor'\n"
-		      "set ylabel 'percent'\nset yrange [*<0:0<*]\n", f);
+		fprintf(f, "set title 'Within-run delta (median of paired ratios) and its 95%% bootstrap "
+			   "interval%s'\nset ylabel 'percent'\nset yrange [*<0:0<*]\n",
+			has_aa ? "; the A/A arm in grey: the noise floor" : "");
 		if (ndeltas)
 			fprintf(f, "set xrange [-0.6:%d.6]\nset xzeroaxis lt 1 lc rgb '#000000'\n"
 				   "plot 'plot-delta.dat' using 1:3:4:5:($6 > 0.5 ? 0x999999 : 0x228833)"
@@ -133,11 +142,29 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 		      "set ylabel 'events per packet'\nset key top right\nset xrange [*:*]\n"
 		      "set yrange [0:*]\nset style data histograms\n"
 		      "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
-		      "set boxwidth 0.9\n"
-		      "plot 'plot-counters.dat' using 2:xtic(1) title 'stack entries' lc rgb '#4477aa', "
-		      "'' using 3 title 'skbs freed' lc rgb '#ee6677', "
-		      "'' using 4 title 'skbs built' lc rgb '#228833'\n"
-		      "set key off\nset style data points\n", f);
+		      "set boxwidth 0.9\n", f);
+		{
+			static const char *const names[3] = { "stack entries", "skbs freed",
+							      "skbs built" };
+			static const char *const colours[3] = { "#4477aa", "#ee6677", "#228833" };
+			int first = 1;
+
+			for (int c = 0; c < 3; c++) /* say so instead of a silent gap */
+				if (!has_count[c])
+					fprintf(f, "set label %d '%s: n/a (see summary.md)' at graph 0.02, "
+						   "graph %.2f\n", 10 + c, names[c], 0.95 - 0.06 * c);
+			for (int c = 0; c < 3; c++) {
+				if (!has_count[c])
+					continue;
+				fprintf(f, "%s 'plot-counters.dat' using %d%s title '%s' lc rgb '%s'",
+					first ? "plot" : ",", c + 2, first ? ":xtic(1)" : "", names[c],
+					colours[c]);
+				first = 0;
+			}
+			fputs(first ? "plot NaN notitle\n" : "\n", f);
+			fputs("unset label 10\nunset label 11\nunset label 12\n", f);
+		}
+		fputs("set key off\nset style data points\n", f);
 	}
 	fclose(f);
 	return 0;
@@ -146,11 +173,11 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 int plots_write(const json_t *run, const char *dir, char *err, size_t errlen)
 {
 	char cmd[PATH_MAX + 64];
-	int nmodes = 0, ndeltas = 0, e, st;
+	int nmodes = 0, ndeltas = 0, e, st, has_count[3] = { 0, 0, 0 }, has_aa = 0;
 
-	e = write_data(run, dir, &nmodes, &ndeltas);
+	e = write_data(run, dir, &nmodes, &ndeltas, has_count, &has_aa);
 	if (!e)
-		e = write_script(run, dir, nmodes, ndeltas);
+		e = write_script(run, dir, nmodes, ndeltas, has_count, has_aa);
 	if (e) {
 		snprintf(err, errlen, "cannot write the plot data in %s: %s", dir, strerror(-e));
 		return e;
@@ -160,7 +187,8 @@ int plots_write(const json_t *run, const char *dir, char *err, size_t errlen)
 				      "not drawn; run 'gnuplot plots.gp' in %s later", dir);
 		return -ENOENT;
 	}
-	snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
+	/* gnuplot's messages are kept only when it fails */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot plots.gp 2>plots.log && rm -f plots.log", dir);
 	st = system(cmd);
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		snprintf(err, errlen, "gnuplot failed (see %s/plots.log)", dir);

@@ -68,7 +68,7 @@ static void csv_value(FILE *out, const json_t *v)
 	if (json_is_integer(v))
 		fprintf(out, "%lld", json_integer_value(v));
 	else if (json_is_real(v))
-		fprintf(out, "%.6g", json_real_value(v));
+		fprintf(out, "%.4f", json_real_value(v));
 	else if (json_is_true(v))
 		fputs("true", out);
 	else if (json_is_false(v))

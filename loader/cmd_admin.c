@@ -36,7 +36,7 @@
 int cmd_doctor(int argc, char **argv)
 {
 	static const char help[] =
-		"usage: xdptc doctor [--json] [--boot]\n"
+		"usage: xdptc doctor [--json] [--boot] [--guest]\n"
 		"Report what this machine and kernel offer the suite, each item tried for real\n"
 		"where it can be (XDP, clsact and tcx on a veth pair of its own; a kprobe, an\n"
 		"fentry program and the tracepoints loaded and attached; PMU counters opened;\n"

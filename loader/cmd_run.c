@@ -98,7 +98,7 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
-	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0;
+	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0, guest_kernel_set = 0;
 	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
 		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
@@ -145,6 +145,7 @@ int cmd_run(int argc, char **argv)
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
 				return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
 			setenv("GUEST_KERNEL", optarg, 1);
+			guest_kernel_set = 1;
 			break;
 		case 'P':
 			if (parse_count(optarg, 1000000000000ull, &o.packets) || !o.packets)
@@ -206,6 +207,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (strcmp(o.topology, "virtio") && getenv("GUEST_KERNEL") && guest_kernel_set) {
+		fprintf(stderr, "xdptc: --guest-kernel applies to --topology virtio only\n");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(o.topology, "virtio")) {

@@ -289,7 +289,9 @@ static json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(s, "order", json_string("seeded shuffle per repetition"));
 	json_object_set_new(s, "aa", o->aa_arm >= 0 ? json_string(arm_label(o, o->aa_arm)) : json_null());
-	json_object_set_new(s, "passes", json_string("timing, count, bpfstats"));
+	json_object_set_new(s, "passes", json_string(o->flame ? "timing, count, bpfstats, profile"
+							       : "timing, count, bpfstats"));
+	json_object_set_new(s, "flame_graphs", json_boolean(o->flame));
 	return s;
 }
 
@@ -411,7 +413,7 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	el = (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
 	eta = el / p->done * (p->total - p->done);
-	fprintf(stderr, "%s[%3d/%d] %-8s rep %d/%d %-10s ", tty ? "\r\033[K" : "", p->done,
+	fprintf(stderr, "%s[%3d/%d] %-8s rep %2d/%-2d %-10s ", tty ? "\r\033[K" : "", p->done,
 		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
 	if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
@@ -444,9 +446,9 @@ static int pass_reps(const struct run_opts *o, int pass)
 static long make_flamegraph(const char *dir, const char *mode, const char *subtitle)
 {
 	char data[PATH_MAX + 64], folded[PATH_MAX + 64], svg[PATH_MAX + 64], cmd[PATH_MAX + 128];
-	char title[128];
+	char title[128], sub[320];
 	FILE *in, *out;
-	long n;
+	long n, idle = 0;
 
 	snprintf(data, sizeof(data), "%s/perf-%s.data", dir, mode);
 	snprintf(folded, sizeof(folded), "%s/flame-%s.folded", dir, mode);
@@ -461,12 +463,13 @@ static long make_flamegraph(const char *dir, const char *mode, const char *subti
 			fclose(out);
 		return -errno;
 	}
-	n = flame_fold(in, out);
+	n = flame_fold(in, out, &idle);
 	pclose(in);
 	fclose(out);
 	unlink(data);
 	if (n <= 0)
 		return n ? n : -ENODATA;
+	snprintf(sub, sizeof(sub), "%s; %ld idle samples left out", subtitle, idle);
 	in = fopen(folded, "r");
 	out = fopen(svg, "w");
 	if (!in || !out) {
@@ -477,7 +480,7 @@ static long make_flamegraph(const char *dir, const char *mode, const char *subti
 		return -errno;
 	}
 	snprintf(title, sizeof(title), "xdptc: %s drop, every CPU during one window", mode);
-	n = flame_svg(in, out, title, subtitle);
+	n = flame_svg(in, out, title, sub);
 	fclose(in);
 	fclose(out);
 	return n;

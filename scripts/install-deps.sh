@@ -3,7 +3,7 @@
 # run and test. Safe to call repeatedly: it does nothing when all tools are present.
 #
 # Packages: clang/llvm (BPF compiler), libbpf-dev + bpftool from bookworm-backports
-# (libbpf 1.4 has the tcx API), libelf/zlib (libbpf's link deps), libcmocka-dev (unit
+# (Debian 12's own libbpf 1.1 lacks the tcx API of 1.3 and later), libelf/zlib (libbpf's link deps), libcmocka-dev (unit
 # tests), libjansson-dev (run.json), iproute2/ethtool/procps (topologies), and for the
 # virtio topology qemu-system-x86, busybox-static, cpio, kmod (depmod/modprobe for the
 # guest's modules) and xz-utils (6.12's modules are compressed); bpftrace for the
