@@ -16,7 +16,7 @@ set style fill transparent solid 0.3 noborder
 plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', 'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'
 set output 'delta.svg'
 set bmargin 4
-set title 'Within-run delta (median of paired ratios) and its 95% bootstrap interval; A/A arms in grey: the noise floor'
+set title 'Within-run delta (median of paired ratios) and its 95% bootstrap interval'
 set ylabel 'percent'
 set yrange [*<0:0<*]
 set xrange [-0.6:0.6]
@@ -33,7 +33,10 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-plot 'plot-counters.dat' using 2:xtic(1) title 'stack entries' lc rgb '#4477aa', '' using 3 title 'skbs freed' lc rgb '#ee6677', '' using 4 title 'skbs built' lc rgb '#228833'
+plot 'plot-counters.dat' using 2:xtic(1) title 'stack entries' lc rgb '#4477aa', 'plot-counters.dat' using 3 title 'skbs freed' lc rgb '#ee6677', 'plot-counters.dat' using 4 title 'skbs built' lc rgb '#228833'
+unset label 10
+unset label 11
+unset label 12
 set key off
 set style data points
 
@@ -48,7 +51,7 @@ set style fill transparent solid 0.3 noborder
 plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', 'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'
 set output 'delta.png'
 set bmargin 4
-set title 'Within-run delta (median of paired ratios) and its 95% bootstrap interval; A/A arms in grey: the noise floor'
+set title 'Within-run delta (median of paired ratios) and its 95% bootstrap interval'
 set ylabel 'percent'
 set yrange [*<0:0<*]
 set xrange [-0.6:0.6]
@@ -65,6 +68,9 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-plot 'plot-counters.dat' using 2:xtic(1) title 'stack entries' lc rgb '#4477aa', '' using 3 title 'skbs freed' lc rgb '#ee6677', '' using 4 title 'skbs built' lc rgb '#228833'
+plot 'plot-counters.dat' using 2:xtic(1) title 'stack entries' lc rgb '#4477aa', 'plot-counters.dat' using 3 title 'skbs freed' lc rgb '#ee6677', 'plot-counters.dat' using 4 title 'skbs built' lc rgb '#228833'
+unset label 10
+unset label 11
+unset label 12
 set key off
 set style data points
