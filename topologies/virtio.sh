@@ -67,6 +67,12 @@ kernel_package() {
 # Fetch and unpack the kernel into $CACHE/PKG; print that directory.
 kernel_dir() {
 	pkg=$(kernel_package)
+	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+		# apt's lists may be missing or stale on a fresh machine: refresh once
+		echo "virtio.sh: refreshing apt's package lists to find the guest kernel" >&2
+		apt-get update -q >/dev/null 2>&1 || true
+		pkg=$(kernel_package)
+	fi
 	[ -n "$pkg" ] || die "no guest kernel package for GUEST_KERNEL=${GUEST_KERNEL:-6.1} in apt's lists (run 'apt-get update'; 6.12 needs bookworm-backports in apt's sources)"
 	dir=$CACHE/$pkg
 	if [ ! -f "$dir/.complete" ]; then
