@@ -60,7 +60,8 @@ int cleanup_leftovers(const char *topologies_dir, const char *results_dir, const
 	}
 	n = clsact_markers_prune();
 	if (n)
-		fprintf(stderr, "%sremoved %d stale clsact marker(s) from " XDPTC_STATE_DIR "\n", tag, n);
+		fprintf(stderr, "%sremoved %d stale clsact marker(s) or tcx pin(s) of namespaces "
+				"that are gone\n", tag, n);
 	removed += n;
 	if (results_dir && !run_lock_held()) {
 		n = cleanup_empty_run_dirs(results_dir, tag);

@@ -31,6 +31,8 @@
 #include "skb_counters_user.h"
 #include "udp_sender.h"
 
+#include <jansson.h>
+
 #include "cli.h"
 
 /* ---- attach / detach / status ---- */
@@ -97,7 +99,8 @@ int cmd_attach(int argc, char **argv)
 		"IF is used exactly as named; xdptc never chooses an interface by itself.\n"
 		"  --mode  xdpdrv (native XDP; fails with the kernel's reason if the driver\n"
 		"          lacks it, never falls back), xdpgeneric, tc (clsact ingress,\n"
-		"          direct-action; an existing clsact qdisc is reused), none\n"
+		"          direct-action; an existing clsact qdisc is reused), tcx (TC\n"
+		"          ingress through a BPF link, pinned under /sys/fs/bpf/xdptc), none\n"
 		"  --port  UDP destination port to drop, 1-65535 (default 9999)\n"
 		"  --verbose  print libbpf's messages (verifier and kernel errors)\n"
 		"The program stays attached after xdptc exits; 'xdptc detach' removes it.\n";
@@ -164,8 +167,7 @@ int cmd_status(int argc, char **argv)
 		"(bpf_xdp_query, bpf_tc_query) and the program's verdict counters (packets).\n";
 	struct drop_status st;
 	struct dev_args a;
-	uint64_t xv[VERDICT_NR] = { 0 }, tv[VERDICT_NR] = { 0 };
-	int r = parse_dev_args("status", help, argc, argv, &a), saved, e, hx = 0, ht = 0;
+	int r = parse_dev_args("status", help, argc, argv, &a), saved, e;
 
 	if (r >= 0)
 		return r;
@@ -179,55 +181,59 @@ int cmd_status(int argc, char **argv)
 		fprintf(stderr, "xdptc: cannot query %s: %s\n", a.dev, strerror(-e));
 		return 1;
 	}
-	if (st.xdp_prog_id)
-		hx = !verdicts_read_prog(st.xdp_prog_id, xv);
-	if (st.tc_prog_id)
-		ht = !verdicts_read_prog(st.tc_prog_id, tv);
-	if (a.json) {
-		printf("{\"dev\":\"%s\",\"ifindex\":%d,\"xdp\":", a.dev, st.ifindex);
-		if (st.xdp_prog_id)
-			printf("{\"mode\":\"%s\",\"prog_id\":%u,\"prog_name\":\"%s\"", drop_mode_name(st.xdp_mode),
-			       st.xdp_prog_id, st.xdp_prog_name);
-		else
-			printf("null");
-		if (st.xdp_prog_id && hx)
-			printf(",\"dropped\":%llu,\"passed\":%llu}", (unsigned long long)xv[0],
-			       (unsigned long long)xv[1]);
-		else if (st.xdp_prog_id)
-			printf("}");
-		printf(",\"tc\":");
-		if (st.tc_prog_id)
-			printf("{\"mode\":\"tc\",\"prog_id\":%u,\"prog_name\":\"%s\"", st.tc_prog_id,
-			       st.tc_prog_name);
-		else
-			printf("null");
-		if (st.tc_prog_id && ht)
-			printf(",\"dropped\":%llu,\"passed\":%llu}", (unsigned long long)tv[0],
-			       (unsigned long long)tv[1]);
-		else if (st.tc_prog_id)
-			printf("}");
-		printf(",\"clsact_created_by_xdptc\":%s}\n", st.clsact_marker ? "true" : "false");
-		return 0;
-	}
-	printf("%s (ifindex %d)\n", a.dev, st.ifindex);
-	if (st.xdp_prog_id) {
-		printf("  xdp: %s, program id %u '%s'", drop_mode_name(st.xdp_mode), st.xdp_prog_id,
-		       st.xdp_prog_name);
-		if (hx)
-			printf(", dropped %llu, passed %llu packets", (unsigned long long)xv[0],
-			       (unsigned long long)xv[1]);
-		printf("\n");
-	} else {
-		printf("  xdp: none\n");
-	}
-	if (st.tc_prog_id) {
-		printf("  tc ingress: program id %u '%s'", st.tc_prog_id, st.tc_prog_name);
-		if (ht)
-			printf(", dropped %llu, passed %llu packets", (unsigned long long)tv[0],
-			       (unsigned long long)tv[1]);
-		printf("%s\n", st.clsact_marker ? " (clsact created by xdptc)" : "");
-	} else {
-		printf("  tc ingress: no xdptc filter\n");
+	{
+		struct {
+			const char *key, *label, *mode, *name;
+			uint32_t id;
+		} hooks[3] = {
+			{ "xdp", "xdp", drop_mode_name(st.xdp_mode), st.xdp_prog_name, st.xdp_prog_id },
+			{ "tc", "tc ingress", "tc", st.tc_prog_name, st.tc_prog_id },
+			{ "tcx", "tcx ingress", "tcx", "tc_drop", st.tcx_prog_id },
+		};
+		json_t *j = json_object();
+
+		json_object_set_new(j, "dev", json_string(a.dev));
+		json_object_set_new(j, "ifindex", json_integer(st.ifindex));
+		if (!a.json)
+			printf("%s (ifindex %d)\n", a.dev, st.ifindex);
+		for (int h = 0; h < 3; h++) {
+			uint64_t v[VERDICT_NR];
+			bool have = hooks[h].id && !verdicts_read_prog(hooks[h].id, v);
+			json_t *o;
+
+			if (!hooks[h].id) {
+				json_object_set_new(j, hooks[h].key, json_null());
+				if (!a.json)
+					printf("  %s: none from xdptc\n", hooks[h].label);
+				continue;
+			}
+			o = json_object();
+			json_object_set_new(o, "mode", json_string(hooks[h].mode));
+			json_object_set_new(o, "prog_id", json_integer(hooks[h].id));
+			json_object_set_new(o, "prog_name", json_string(hooks[h].name));
+			if (have) {
+				json_object_set_new(o, "dropped", json_integer((json_int_t)v[VERDICT_DROPPED]));
+				json_object_set_new(o, "passed", json_integer((json_int_t)v[VERDICT_PASSED]));
+			}
+			json_object_set_new(j, hooks[h].key, o);
+			if (a.json)
+				continue;
+			printf("  %s: %s, program id %u '%s'", hooks[h].label, hooks[h].mode, hooks[h].id,
+			       hooks[h].name);
+			if (have)
+				printf(", dropped %llu, passed %llu packets",
+				       (unsigned long long)v[VERDICT_DROPPED],
+				       (unsigned long long)v[VERDICT_PASSED]);
+			printf("%s\n", h == 1 && st.clsact_marker ? " (clsact created by xdptc)" : "");
+		}
+		json_object_set_new(j, "clsact_created_by_xdptc", json_boolean(st.clsact_marker));
+		if (a.json) {
+			char *out = json_dumps(j, JSON_COMPACT);
+
+			printf("%s\n", out ? out : "{}");
+			free(out);
+		}
+		json_decref(j);
 	}
 	return 0;
 }

@@ -25,6 +25,7 @@ static const char *const mode_names[MODE_NR] = {
 	[MODE_XDPDRV] = "xdpdrv",
 	[MODE_XDPGENERIC] = "xdpgeneric",
 	[MODE_TC] = "tc",
+	[MODE_TCX] = "tcx",
 };
 
 const char *drop_mode_name(enum drop_mode mode)
@@ -45,7 +46,7 @@ int drop_mode_parse(const char *s, enum drop_mode *out)
 
 const char *drop_mode_choices(void)
 {
-	return "none, xdpdrv, xdpgeneric, tc";
+	return "none, xdpdrv, xdpgeneric, tc, tcx";
 }
 
 static __u32 xdp_flags_for(enum drop_mode mode)
@@ -110,22 +111,27 @@ static bool netns_ino_live(unsigned long ino)
 
 int clsact_markers_prune(void)
 {
-	DIR *dir = opendir(XDPTC_STATE_DIR);
-	struct dirent *de;
+	static const char *const dirs[2] = { XDPTC_STATE_DIR, XDPTC_BPFFS };
+	static const char *const fmts[2] = { "clsact-%lu-%d", "tcx-%lu-%d" };
 	int removed = 0;
 
-	while (dir && (de = readdir(dir))) {
-		unsigned long ino;
-		int ifindex;
-		char path[300];
+	for (int i = 0; i < 2; i++) {
+		DIR *dir = opendir(dirs[i]);
+		struct dirent *de;
 
-		if (sscanf(de->d_name, "clsact-%lu-%d", &ino, &ifindex) != 2 || netns_ino_live(ino))
-			continue;
-		snprintf(path, sizeof(path), XDPTC_STATE_DIR "/%s", de->d_name);
-		removed += unlink(path) == 0;
+		while (dir && (de = readdir(dir))) {
+			unsigned long ino;
+			int ifindex;
+			char path[300];
+
+			if (sscanf(de->d_name, fmts[i], &ino, &ifindex) != 2 || netns_ino_live(ino))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], de->d_name);
+			removed += unlink(path) == 0;
+		}
+		if (dir)
+			closedir(dir);
 	}
-	if (dir)
-		closedir(dir);
 	return removed;
 }
 
@@ -220,6 +226,44 @@ static int attach_tc(struct drop_attachment *a, uint16_t port, char *err, size_t
 	return 0;
 }
 
+static void tcx_pin_path(int ifindex, char *buf, size_t len)
+{
+	snprintf(buf, len, XDPTC_BPFFS "/tcx-%u-%d", netns_current_ino(), ifindex);
+}
+
+static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
+{
+	struct tc_drop_bpf *skel = tc_drop_bpf__open();
+	struct bpf_link *link;
+	int e;
+
+	if (!skel) {
+		e = -errno;
+		set_err(err, errlen, "opening the TC program failed", e);
+		return e;
+	}
+	skel->rodata->drop_port = port;
+	bpf_program__set_expected_attach_type(skel->progs.tc_drop, BPF_TCX_INGRESS);
+	e = tc_drop_bpf__load(skel);
+	if (e) {
+		set_err(err, errlen, "loading the TC program failed", e);
+		tc_drop_bpf__destroy(skel);
+		return e;
+	}
+	link = bpf_program__attach_tcx(skel->progs.tc_drop, a->ifindex, NULL);
+	if (!link) {
+		e = -errno;
+		set_err(err, errlen, "attaching to tcx ingress failed (kernel 6.6 or newer needed)", e);
+		tc_drop_bpf__destroy(skel);
+		return e;
+	}
+	a->link = link;
+	a->prog_fd = bpf_program__fd(skel->progs.tc_drop);
+	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
+	a->skel = skel;
+	return 0;
+}
+
 static uint32_t prog_id_of(int prog_fd)
 {
 	struct bpf_prog_info info;
@@ -257,6 +301,9 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 	case MODE_XDPGENERIC:
 		e = attach_xdp(out, port, err, errlen);
 		break;
+	case MODE_TCX:
+		e = attach_tcx(out, port, err, errlen);
+		break;
 	default:
 		e = attach_tc(out, port, err, errlen);
 		break;
@@ -270,7 +317,7 @@ static void destroy_skel(struct drop_attachment *a)
 {
 	if (!a->skel)
 		return;
-	if (a->mode == MODE_TC)
+	if (a->mode == MODE_TC || a->mode == MODE_TCX)
 		tc_drop_bpf__destroy(a->skel);
 	else
 		xdp_drop_bpf__destroy(a->skel);
@@ -281,6 +328,22 @@ static void destroy_skel(struct drop_attachment *a)
 
 void drop_release(struct drop_attachment *a)
 {
+	if (a->link) { /* keep the tcx link: pin it where detach will find it */
+		char path[128];
+
+		if (access(XDPTC_BPFFS, F_OK)) {
+			if (access("/sys/fs/bpf", F_OK) || system("mountpoint -q /sys/fs/bpf || "
+								   "mount -t bpf bpf /sys/fs/bpf"))
+				fprintf(stderr, "xdptc: cannot mount bpffs on /sys/fs/bpf\n");
+			mkdir(XDPTC_BPFFS, 0700);
+		}
+		tcx_pin_path(a->ifindex, path, sizeof(path));
+		if (bpf_link__pin(a->link, path))
+			fprintf(stderr, "xdptc: pinning the tcx link at %s failed: %s (it goes with "
+					"this process)\n", path, strerror(errno));
+		bpf_link__destroy(a->link); /* a pinned link stays attached */
+		a->link = NULL;
+	}
 	destroy_skel(a);
 }
 
@@ -315,6 +378,10 @@ int drop_detach(struct drop_attachment *a)
 	}
 	case MODE_TC:
 		e = detach_tc_filter(a->ifindex, a->created_clsact);
+		break;
+	case MODE_TCX:
+		e = bpf_link__destroy(a->link); /* unpinned: detaches */
+		a->link = NULL;
 		break;
 	default:
 		break;
@@ -367,6 +434,22 @@ int drop_query(const char *ifname, struct drop_status *st)
 				     sizeof(st->tc_prog_name));
 		}
 	}
+	{
+		LIBBPF_OPTS(bpf_prog_query_opts, q);
+		__u32 ids[16];
+		char path[128], name[17];
+
+		q.prog_ids = ids;
+		q.count = 16;
+		if (!bpf_prog_query_opts(st->ifindex, BPF_TCX_INGRESS, &q))
+			for (__u32 i = 0; i < q.count && i < 16; i++) {
+				prog_name_of(ids[i], name, sizeof(name));
+				if (!strcmp(name, "tc_drop"))
+					st->tcx_prog_id = ids[i];
+			}
+		tcx_pin_path(st->ifindex, path, sizeof(path));
+		st->tcx_pinned = access(path, F_OK) == 0;
+	}
 	st->clsact_marker = clsact_marker_get(st->ifindex);
 	return 0;
 }
@@ -393,6 +476,15 @@ int drop_detach_dev(const char *ifname, enum drop_mode mode, char *err, size_t e
 			snprintf(err, errlen, "XDP detach from '%s' failed: %s", ifname,
 				 strerror(-e));
 			return e;
+		}
+	}
+	if ((mode == MODE_NR || mode == MODE_TCX) && st.tcx_pinned) {
+		char path[128];
+
+		tcx_pin_path(st.ifindex, path, sizeof(path));
+		if (unlink(path)) { /* the last reference to the link: it detaches */
+			snprintf(err, errlen, "tcx detach from '%s' failed: %s", ifname, strerror(errno));
+			return -errno;
 		}
 	}
 	if (mode == MODE_NR || mode == MODE_TC) {

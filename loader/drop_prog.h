@@ -21,6 +21,7 @@ enum drop_mode {
 	MODE_XDPDRV,     /* native XDP in the driver (XDP_FLAGS_DRV_MODE) */
 	MODE_XDPGENERIC, /* generic XDP on the skb (XDP_FLAGS_SKB_MODE) */
 	MODE_TC,         /* clsact ingress, cls_bpf direct-action */
+	MODE_TCX,        /* TC ingress through a BPF link (tcx, kernel >= 6.6, libbpf >= 1.3) */
 	MODE_NR,
 };
 
@@ -29,11 +30,13 @@ enum drop_mode {
 #define XDPTC_TC_PRIO 0x7d7c
 /* Marker files that say xdptc created a clsact qdisc (destroyed only then). */
 #define XDPTC_STATE_DIR "/run/xdptc"
+/* Where CLI-attached tcx links are pinned: XDPTC_BPFFS/tcx-NETNSINO-IFINDEX */
+#define XDPTC_BPFFS "/sys/fs/bpf/xdptc"
 
 const char *drop_mode_name(enum drop_mode mode);
-/* Parse "none", "xdpdrv", "xdpgeneric" or "tc". Returns 0 or -EINVAL. */
+/* Parse "none", "xdpdrv", "xdpgeneric", "tc" or "tcx". Returns 0 or -EINVAL. */
 int drop_mode_parse(const char *s, enum drop_mode *out);
-/* "none, xdpdrv, xdpgeneric, tc": for error messages. */
+/* "none, xdpdrv, xdpgeneric, tc, tcx": for error messages. */
 const char *drop_mode_choices(void);
 
 /* One attachment made by this process. */
@@ -44,6 +47,7 @@ struct drop_attachment {
 	int prog_fd;       /* -1 when not held */
 	int verdicts_fd;   /* the program's per-CPU `verdicts` map; -1 when not held */
 	bool created_clsact;
+	void *link;        /* tcx: struct bpf_link * (pinned by drop_release) */
 	void *skel;        /* struct xdp_drop_bpf * or struct tc_drop_bpf * */
 };
 
@@ -64,7 +68,8 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
  * then release it. Returns 0 or -errno. */
 int drop_detach(struct drop_attachment *a);
 
-/* drop_release - close this process's handles but leave the program attached. */
+/* drop_release - close this process's handles but leave the program attached (a tcx
+ * link is pinned under XDPTC_BPFFS, mounting bpffs when needed, so it outlives us). */
 void drop_release(struct drop_attachment *a);
 
 /* What is attached to a device now, as the kernel reports it (bpf_xdp_query,
@@ -76,6 +81,8 @@ struct drop_status {
 	char xdp_prog_name[17];
 	uint32_t tc_prog_id;     /* 0: no xdptc cls_bpf filter on ingress */
 	char tc_prog_name[17];
+	uint32_t tcx_prog_id;    /* 0: no xdptc program on the tcx ingress hook */
+	bool tcx_pinned;         /* its link is pinned by xdptc (a CLI attach) */
 	bool clsact_marker;      /* xdptc created this device's clsact qdisc */
 };
 
@@ -90,8 +97,9 @@ int drop_query(const char *ifname, struct drop_status *st);
  */
 int drop_detach_dev(const char *ifname, enum drop_mode mode, char *err, size_t errlen);
 
-/* clsact_markers_prune - remove the clsact markers of network namespaces that no
- * longer exist (left by a killed run). Returns how many were removed. */
+/* clsact_markers_prune - remove the clsact markers and pinned tcx links of network
+ * namespaces that no longer exist (left by a killed run or a namespace deleted under an
+ * attachment). Returns how many were removed. */
 int clsact_markers_prune(void);
 
 /* verdicts_read_fd - sum the per-CPU `verdicts` map at @map_fd into @out

@@ -49,6 +49,8 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 				snprintf(kernel_mode, 16, "%s", drop_mode_name(st.xdp_mode));
 			else if (st.tc_prog_id && st.tc_prog_id == d->att.prog_id)
 				snprintf(kernel_mode, 16, "tc");
+			else if (st.tcx_prog_id && st.tcx_prog_id == d->att.prog_id)
+				snprintf(kernel_mode, 16, "tcx");
 			else
 				snprintf(kernel_mode, 16, "?");
 		}

@@ -131,6 +131,8 @@ static void run_mode(enum drop_mode mode, struct mode_counts *mc)
 	assert_int_equal(drop_query(dut_dev, &st), 0);
 	if (mode == MODE_TC) {
 		assert_int_equal(st.tc_prog_id, a.prog_id);
+	} else if (mode == MODE_TCX) {
+		assert_int_equal(st.tcx_prog_id, a.prog_id);
 	} else {
 		assert_int_equal(st.xdp_prog_id, a.prog_id);
 		assert_int_equal(st.xdp_mode, mode); /* the kernel reports the mode asked for */
@@ -167,6 +169,7 @@ static void run_mode(enum drop_mode mode, struct mode_counts *mc)
 	assert_int_equal(drop_query(dut_dev, &st), 0);
 	assert_int_equal(st.xdp_prog_id, 0);
 	assert_int_equal(st.tc_prog_id, 0);
+	assert_int_equal(st.tcx_prog_id, 0);
 	assert_false(st.clsact_marker);
 	assert_int_equal(netns_return(saved), 0);
 }
@@ -208,6 +211,40 @@ static void test_tc_drops_after_the_stack_entry(void **state)
 	/* the clsact qdisc xdptc created is gone */
 	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc show dev %s", dut_ns, dut_dev), 0);
 	assert_null(strstr(out, "clsact"));
+}
+
+static void test_tcx_drops_after_the_stack_entry(void **state)
+{
+	struct mode_counts mc;
+
+	(void)state;
+	run_mode(MODE_TCX, &mc);
+	assert_int_equal(mc.dropped, N_DROP);
+	assert_true(mc.passed >= N_PASS);
+	/* tcx runs where clsact does, inside __netif_receive_skb_core */
+	assert_true(mc.stack_entries >= N_DROP);
+}
+
+static void test_tcx_cli_pins_and_detaches(void **state)
+{
+	char out[2048];
+
+	(void)state;
+	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode tcx", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s send --netns %s --dst 198.18.0.2 --count 300",
+				 xdptc, snd_ns), 0);
+	usleep(100000);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
+				 dut_ns, dut_dev), 0);
+	printf("# status: %s", out);
+	assert_non_null(strstr(out, "\"tcx\":{\"mode\":\"tcx\""));
+	assert_non_null(strstr(out, "\"dropped\":300,"));
+	assert_int_equal(run_cmd(out, sizeof(out), "%s detach --netns %s --dev %s --mode tcx", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
+				 dut_ns, dut_dev), 0);
+	assert_non_null(strstr(out, "\"tcx\":null"));
 }
 
 static void test_tc_reuses_an_existing_clsact(void **state)
@@ -293,7 +330,7 @@ static void test_cli_bad_input(void **state)
 	(void)state;
 	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode xdp", xdptc,
 				 dut_ns, dut_dev), 2);
-	assert_non_null(strstr(out, "choose one of: none, xdpdrv, xdpgeneric, tc"));
+	assert_non_null(strstr(out, "choose one of: none, xdpdrv, xdpgeneric, tc, tcx"));
 	assert_int_equal(run_cmd(out, sizeof(out), "%s attach --netns %s --dev %s --mode tc --port 0",
 				 xdptc, dut_ns, dut_dev), 2);
 	assert_non_null(strstr(out, "outside 1-65535"));
@@ -386,6 +423,8 @@ int main(void)
 		cmocka_unit_test(test_xdpdrv_drops_before_the_stack),
 		cmocka_unit_test(test_xdpgeneric_drops),
 		cmocka_unit_test(test_tc_drops_after_the_stack_entry),
+		cmocka_unit_test(test_tcx_drops_after_the_stack_entry),
+		cmocka_unit_test(test_tcx_cli_pins_and_detaches),
 		cmocka_unit_test(test_tc_reuses_an_existing_clsact),
 		cmocka_unit_test(test_xdpdrv_refused_never_falls_back),
 		cmocka_unit_test(test_cli_round_trip),

@@ -76,7 +76,7 @@ static void test_mode_names_round_trip(void **state)
 		assert_int_equal(drop_mode_parse(drop_mode_name((enum drop_mode)i), &m), 0);
 		assert_int_equal(m, i);
 	}
-	assert_string_equal(drop_mode_choices(), "none, xdpdrv, xdpgeneric, tc");
+	assert_string_equal(drop_mode_choices(), "none, xdpdrv, xdpgeneric, tc, tcx");
 }
 
 int main(void)
