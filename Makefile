@@ -27,7 +27,7 @@ LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
 
-BPF_PROGS := bpf/xdp_drop bpf/tc_drop probes/skb_counters
+BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 LOADER_SRC := $(wildcard loader/*.c) $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard analysis/*.c)
 LIB_SRC   := $(filter-out loader/xdptc.c,$(LOADER_SRC))
@@ -42,6 +42,7 @@ cmdline = $(if $(filter command line,$(origin $(1))),$($(1)))
 RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(REPS)) \
 	$(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) $(if $(COUNTERS),--counters $(COUNTERS)) \
 	$(if $(filter 0,$(FLAME)),--no-flame) $(if $(filter 1,$(AA)),--aa) \
+	$(if $(SENDER),--sender $(SENDER)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \

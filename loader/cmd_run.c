@@ -31,6 +31,7 @@
 #include "skb_counters_user.h"
 #include "udp_sender.h"
 
+#include "sender.h"
 #include "cli.h"
 
 /* veth defaults: many short repetitions pair better than a few long ones on a shared
@@ -47,7 +48,7 @@ int cmd_run(int argc, char **argv)
 {
 	static const char help[] =
 		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--count-reps N]\n"
-		"                 [--modes LIST] [--aa] [--warmup N] [--rate PPS] [--cpu N]\n"
+		"                 [--modes LIST] [--aa] [--sender KIND] [--warmup N] [--rate PPS] [--cpu N]\n"
 		"                 [--port N] [--size B] [--guest-kernel 6.1|6.12] [--counters LIST]\n"
 		"                 [--cross-check-counters] [--no-flame] [--seed N] [--out DIR]\n"
 		"                 [--quiet] [--verbose]\n"
@@ -62,6 +63,8 @@ int cmd_run(int argc, char **argv)
 		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
 		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
 		"              e.g. fentry,tracepoint keeps kprobes off\n"
+		"  --sender    udp (a socket, default), packet (AF_PACKET, qdisc bypassed) or\n"
+		"              xdp-live (XDP_TX live frames: no skb on the way to the DUT)\n"
 		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
 		"              against the first is the run's noise floor\n"
 		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
@@ -95,6 +98,7 @@ int cmd_run(int argc, char **argv)
 		{ "cross-check-counters", no_argument, NULL, 'X' },
 		{ "no-flame", no_argument, NULL, 'F' },
 		{ "aa", no_argument, NULL, 'A' },
+		{ "sender", required_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
@@ -114,7 +118,7 @@ int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -135,6 +139,14 @@ int cmd_run(int argc, char **argv)
 		case 'A':
 			aa = 1;
 			break;
+		case 'Z': {
+			enum sender_kind k;
+
+			if (sender_parse(optarg, &k))
+				return bad_value("--sender", optarg, "udp, packet or xdp-live");
+			o.sender = k;
+			break;
+		}
 		case 'K':
 			if (parse_counter_backends(optarg, counter_order) < 0)
 				return bad_value("--counters", optarg,

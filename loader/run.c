@@ -48,7 +48,9 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL); /* stdout closed (| head): stop and clean up */
+	/* a closed stdout (| head) or a dead sender's pipe: write() fails instead, and the
+	 * run goes on to its normal end and cleanup */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 /* ---- topology ---- */
@@ -283,7 +285,7 @@ static json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
 	/* Ethernet + IPv4 + UDP headers + payload, without the 4-byte FCS */
 	json_object_set_new(s, "frame_len", json_integer(o->payload_len + 42));
-	json_object_set_new(s, "sender", json_string("udp"));
+	json_object_set_new(s, "sender", json_string(sender_name(o->sender)));
 	json_object_set_new(s, "sender_cpu", json_integer(o->sender_cpu));
 	json_object_set_new(s, "rate_pps", json_integer((json_int_t)o->rate_pps));
 	json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
@@ -651,6 +653,9 @@ int run_main(const struct run_opts *opts)
 	env.snd_netns = topo.snd_ns;
 	env.snd_dev = topo.snd_dev;
 	env.dst_addr = topo.dut_addr;
+	env.src_addr = topo.snd_addr;
+	env.dst_mac = topo.dut_mac;
+	env.sender = o->sender;
 	env.port = o->port;
 	env.send_port = o->port;
 	env.payload_len = o->payload_len;
@@ -659,6 +664,18 @@ int run_main(const struct run_opts *opts)
 	env.rate_pps = o->rate_pps;
 	env.stop = &g_stop;
 
+	if (o->sender == SENDER_XDP_LIVE && !remote) {
+		/* XDP frames need NAPI on the receiving veth: GRO on gives it without a program */
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "ip netns exec '%s' ethtool -K '%s' gro on >/dev/null",
+			 topo.dut_ns, topo.dut_dev);
+		if (system(cmd))
+			fprintf(stderr, "xdptc: note: turning GRO on for %s failed\n", topo.dut_dev);
+		else
+			fprintf(stderr, "xdptc: sender xdp-live: GRO on for %s (veth needs NAPI to take "
+					"XDP frames)\n", topo.dut_dev);
+	}
 	/* the lines that decide this run's metrics */
 	if (remote)
 		snprintf(pmu_why, sizeof(pmu_why), "not measured for a guest: cpu_ns_per_pkt is the "

@@ -31,6 +31,7 @@ struct run_opts {
 	const int *counter_order;  /* counter backends to try (NULL: kprobe, fentry, tracepoint) */
 	bool cross_check;          /* count pass: every working backend at once */
 	bool flame;                /* profile pass: a flame graph per mode (perf record) */
+	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };

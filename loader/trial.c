@@ -54,9 +54,13 @@ static void sender_child(const struct trial_env *env, uint64_t packets, int to_p
 			 int from_parent)
 {
 	struct child_report rep;
-	struct udp_sender s;
-	struct udp_sender_opts o = {
+	struct sender s;
+	struct sender_opts o = {
+		.kind = env->sender,
+		.dev = env->snd_dev,
+		.src_addr = env->src_addr,
 		.dst_addr = env->dst_addr,
+		.dst_mac = env->dst_mac,
 		.dst_port = env->send_port,
 		.payload_len = env->payload_len,
 		.rate_pps = env->rate_pps,
@@ -75,16 +79,16 @@ static void sender_child(const struct trial_env *env, uint64_t packets, int to_p
 	if (!rep.err && env->sender_cpu >= 0)
 		rep.err = pin_to_cpu(env->sender_cpu);
 	if (!rep.err)
-		rep.err = udp_sender_open(&s, &o);
+		rep.err = sender_open(&s, &o);
 	if (!rep.err && env->warmup)
-		rep.err = udp_sender_send(&s, env->warmup, NULL, &rep.warm);
+		rep.err = sender_send(&s, env->warmup, &rep.warm);
 	if (write(to_parent, "R", 1) != 1 || rep.err)
 		goto report;
 	if (read_full(from_parent, &go, 1) || go != 'G') {
 		rep.err = -ECANCELED;
 		goto report;
 	}
-	rep.err = udp_sender_send(&s, packets, NULL, &rep.win);
+	rep.err = sender_send(&s, packets, &rep.win);
 report:
 	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 		_exit(1);

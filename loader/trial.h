@@ -17,6 +17,7 @@
 #include "drop_prog.h"
 #include "dut.h"
 #include "pmu.h"
+#include "sender.h"
 #include "skb_counters_user.h"
 
 enum trial_pass { PASS_TIMING = DUT_PASS_TIMING, PASS_COUNT = DUT_PASS_COUNT,
@@ -38,6 +39,9 @@ struct trial_env {
 	enum cpu_source cpu_source;
 	const char *snd_netns, *snd_dev; /* the sending side and its namespace */
 	const char *dst_addr;            /* the DUT's address */
+	const char *src_addr;            /* the sending side's address */
+	const char *dst_mac;             /* the DUT's MAC (raw senders) */
+	enum sender_kind sender;         /* how frames are made */
 	uint16_t port;                   /* UDP port the programs drop */
 	uint16_t send_port;              /* UDP destination port the sender uses */
 	uint32_t payload_len;            /* UDP payload bytes */

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "sender.h"
+
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xdp_tx.skel.h"
+
+static const char *const kind_names[SENDER_NR] = { "udp", "packet", "xdp-live" };
+
+const char *sender_name(enum sender_kind k)
+{
+	return k < SENDER_NR ? kind_names[k] : "?";
+}
+
+int sender_parse(const char *s, enum sender_kind *out)
+{
+	for (int k = 0; k < SENDER_NR; k++)
+		if (s && !strcmp(s, kind_names[k])) {
+			*out = (enum sender_kind)k;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static uint16_t ip_checksum(const unsigned char *p, size_t len)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+int build_udp_frame(unsigned char *buf, size_t cap, const unsigned char src_mac[6],
+		    const unsigned char dst_mac[6], uint32_t src_ip, uint32_t dst_ip,
+		    uint16_t src_port, uint16_t dst_port, uint32_t payload_len)
+{
+	size_t len = 14 + 20 + 8 + payload_len;
+	unsigned char *ip = buf + 14, *udp = ip + 20;
+	uint16_t c;
+
+	if (len > cap || len > 1514)
+		return -EINVAL;
+	memset(buf, 0, len);
+	memcpy(buf, dst_mac, 6);
+	memcpy(buf + 6, src_mac, 6);
+	buf[12] = 0x08; /* IPv4 */
+	ip[0] = 0x45;
+	ip[2] = (unsigned char)((20 + 8 + payload_len) >> 8);
+	ip[3] = (unsigned char)(20 + 8 + payload_len);
+	ip[6] = 0x40; /* DF */
+	ip[8] = 64;
+	ip[9] = 17;
+	memcpy(ip + 12, &src_ip, 4); /* network order already */
+	memcpy(ip + 16, &dst_ip, 4);
+	c = ip_checksum(ip, 20);
+	ip[10] = (unsigned char)(c >> 8);
+	ip[11] = (unsigned char)c;
+	udp[0] = (unsigned char)(src_port >> 8);
+	udp[1] = (unsigned char)src_port;
+	udp[2] = (unsigned char)(dst_port >> 8);
+	udp[3] = (unsigned char)dst_port;
+	udp[4] = (unsigned char)((8 + payload_len) >> 8);
+	udp[5] = (unsigned char)(8 + payload_len);
+	memset(udp + 8, 0x5a, payload_len); /* UDP checksum 0: none, allowed over IPv4 */
+	return (int)len;
+}
+
+static int parse_mac(const char *s, unsigned char mac[6])
+{
+	unsigned int b[6];
+
+	if (!s || sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
+		return -EINVAL;
+	for (int i = 0; i < 6; i++)
+		mac[i] = (unsigned char)b[i];
+	return 0;
+}
+
+static int dev_mac(const char *dev, unsigned char mac[6])
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), e = 0;
+
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr))
+		e = -errno;
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+	return e;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void pace(uint64_t start, uint64_t sent, uint64_t rate)
+{
+	uint64_t due = start + sent * 1000000000ull / rate;
+
+	while (now_ns() < due) {
+		struct timespec ts = { 0, 20000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+int sender_open(struct sender *s, const struct sender_opts *o)
+{
+	unsigned char src_mac[6], dst_mac[6];
+	struct in_addr src, dst;
+	int n, e;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = *o;
+	s->fd = -1;
+	s->udp.fd = -1;
+	if (o->kind == SENDER_UDP) {
+		struct udp_sender_opts uo = { .dst_addr = o->dst_addr, .dst_port = o->dst_port,
+					      .payload_len = o->payload_len, .rate_pps = o->rate_pps };
+
+		return udp_sender_open(&s->udp, &uo);
+	}
+	if (!o->dev || !o->src_addr || inet_pton(AF_INET, o->src_addr, &src) != 1 ||
+	    inet_pton(AF_INET, o->dst_addr, &dst) != 1 || parse_mac(o->dst_mac, dst_mac))
+		return -EINVAL;
+	s->ifindex = (int)if_nametoindex(o->dev);
+	if (!s->ifindex)
+		return -ENODEV;
+	if ((e = dev_mac(o->dev, src_mac)))
+		return e;
+	n = build_udp_frame(s->frame, sizeof(s->frame), src_mac, dst_mac, src.s_addr, dst.s_addr,
+			    12345, o->dst_port, o->payload_len);
+	if (n < 0)
+		return n;
+	s->frame_len = (unsigned int)n;
+	if (o->kind == SENDER_PACKET) {
+		struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = s->ifindex,
+					   .sll_protocol = htons(ETH_P_IP) };
+		int one = 1;
+
+		s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+		if (s->fd < 0)
+			return -errno;
+		if (bind(s->fd, (struct sockaddr *)&sll, sizeof(sll)) ||
+		    setsockopt(s->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one))) {
+			e = -errno;
+			close(s->fd);
+			s->fd = -1;
+			return e;
+		}
+		return 0;
+	}
+	s->skel = xdp_tx_bpf__open_and_load();
+	return s->skel ? 0 : -errno;
+}
+
+static int send_packet(struct sender *s, uint64_t count, struct udp_send_result *res)
+{
+	struct mmsghdr msgs[64];
+	struct iovec iov = { .iov_base = s->frame, .iov_len = s->frame_len };
+	uint64_t start = now_ns();
+
+	memset(msgs, 0, sizeof(msgs));
+	for (int i = 0; i < 64; i++) {
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (res->sent < count) {
+		unsigned int n = count - res->sent < 64 ? (unsigned int)(count - res->sent) : 64;
+		int r;
+
+		if (s->opts.rate_pps)
+			pace(start, res->sent, s->opts.rate_pps);
+		r = sendmmsg(s->fd, msgs, n, 0);
+		if (r < 0) {
+			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
+				res->retries++;
+				continue;
+			}
+			return -errno;
+		}
+		res->sent += (uint64_t)r;
+	}
+	return 0;
+}
+
+static int send_xdp_live(struct sender *s, uint64_t count, struct udp_send_result *res)
+{
+	struct xdp_tx_bpf *skel = s->skel;
+	/* the kernel wants data_end = the frame's length and data, data_meta 0 */
+	struct xdp_md ctx = { .data_end = s->frame_len, .ingress_ifindex = (__u32)s->ifindex };
+	uint64_t start = now_ns();
+	/* paced: bursts of at most 1/100 s of packets; unpaced: large bursts */
+	uint64_t chunk = s->opts.rate_pps ? (s->opts.rate_pps / 100 ? s->opts.rate_pps / 100 : 1)
+					  : 1000000;
+
+	while (res->sent < count) {
+		uint64_t n = count - res->sent < chunk ? count - res->sent : chunk;
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = s->frame,
+			    .data_size_in = s->frame_len, .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+			    .repeat = (__u32)n, .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
+			    .batch_size = 64);
+
+		if (s->opts.rate_pps)
+			pace(start, res->sent, s->opts.rate_pps);
+		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.xdp_tx), &opts))
+			return -errno;
+		res->sent += n; /* XDP_TX of every frame; losses show at the devices */
+	}
+	return 0;
+}
+
+int sender_send(struct sender *s, uint64_t count, struct udp_send_result *res)
+{
+	uint64_t wall0, cpu0;
+	int e;
+
+	if (s->opts.kind == SENDER_UDP)
+		return udp_sender_send(&s->udp, count, NULL, res);
+	memset(res, 0, sizeof(*res));
+	wall0 = now_ns();
+	cpu0 = thread_ns();
+	e = s->opts.kind == SENDER_PACKET ? send_packet(s, count, res)
+					  : send_xdp_live(s, count, res);
+	res->wall_ns = now_ns() - wall0;
+	res->cpu_ns = thread_ns() - cpu0;
+	return e;
+}
+
+void sender_close(struct sender *s)
+{
+	if (s->opts.kind == SENDER_UDP)
+		udp_sender_close(&s->udp);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	if (s->skel)
+		xdp_tx_bpf__destroy(s->skel);
+	s->skel = NULL;
+}

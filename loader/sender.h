@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * sender.h: the three ways xdptc makes traffic, one interface.
+ *   udp       a UDP socket and sendmmsg: the kernel builds a socket skb per packet
+ *   packet    raw Ethernet frames through AF_PACKET with the qdisc bypassed: one skb
+ *             per packet, but no socket or IP output path
+ *   xdp-live  BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES running an XDP_TX
+ *             program on the sending veth: frames reach the peer as XDP frames, no skb
+ *             on the way (the receiving veth needs NAPI: GRO on, or an XDP program)
+ * All send the same 60-byte (by default) IPv4/UDP frame to the DUT's port.
+ */
+#ifndef XDPTC_SENDER_H
+#define XDPTC_SENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "udp_sender.h"
+
+enum sender_kind { SENDER_UDP = 0, SENDER_PACKET, SENDER_XDP_LIVE, SENDER_NR };
+
+const char *sender_name(enum sender_kind k);
+/* Parse "udp", "packet" or "xdp-live". Returns 0 or -EINVAL. */
+int sender_parse(const char *s, enum sender_kind *out);
+
+struct sender_opts {
+	enum sender_kind kind;
+	const char *dev;           /* packet, xdp-live: the sending device (this namespace) */
+	const char *src_addr;      /* packet, xdp-live: IPv4 source (198.18.0.1) */
+	const char *dst_addr;      /* IPv4 destination (the DUT) */
+	const char *dst_mac;       /* packet, xdp-live: "aa:bb:cc:dd:ee:ff" of the DUT */
+	uint16_t dst_port;
+	uint32_t payload_len;
+	uint64_t rate_pps;         /* 0: as fast as possible */
+};
+
+struct sender {
+	struct sender_opts opts;
+	struct udp_sender udp;
+	int fd;                    /* packet: the AF_PACKET socket */
+	void *skel;                /* xdp-live: struct xdp_tx_bpf * */
+	int ifindex;
+	unsigned char frame[1600];
+	unsigned int frame_len;
+};
+
+/* sender_open - prepare to send in the calling thread's namespace. Returns 0, -EINVAL
+ * (bad address, MAC or size), or -errno. */
+int sender_open(struct sender *s, const struct sender_opts *o);
+
+/* sender_send - send @count packets; @res as for udp_sender_send (sent = packets the
+ * kernel accepted). Returns 0 or -errno. */
+int sender_send(struct sender *s, uint64_t count, struct udp_send_result *res);
+
+void sender_close(struct sender *s);
+
+/* build_udp_frame - an Ethernet/IPv4/UDP frame into @buf (at least 42 + @payload_len
+ * bytes). Returns its length, or -EINVAL. Exposed for the tests. */
+int build_udp_frame(unsigned char *buf, size_t cap, const unsigned char src_mac[6],
+		    const unsigned char dst_mac[6], uint32_t src_ip, uint32_t dst_ip,
+		    uint16_t src_port, uint16_t dst_port, uint32_t payload_len);
+
+#endif
