@@ -24,6 +24,7 @@
 #include "bpf_log.h"
 #include "drop_prog.h"
 #include "netns.h"
+#include "sender.h"
 #include "skb_counters_user.h"
 #include "udp_sender.h"
 
@@ -247,6 +248,49 @@ static void test_tcx_cli_pins_and_detaches(void **state)
 	assert_non_null(strstr(out, "\"tcx\":null"));
 }
 
+/* Each sender delivers exactly the requested count to the DUT's program. */
+static void test_each_sender_delivers_its_count(void **state)
+{
+	static const enum sender_kind kinds[] = { SENDER_UDP, SENDER_PACKET, SENDER_XDP_LIVE };
+	struct drop_attachment a;
+	char err[512], mac[32] = "", out[256];
+	int saved;
+
+	(void)state;
+	assert_int_equal(run_cmd(out, sizeof(out), "ip -n %s -br link show dev %s | awk '{printf $3}'",
+				 dut_ns, dut_dev), 0);
+	snprintf(mac, sizeof(mac), "%s", out);
+	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	assert_int_equal(drop_attach(dut_dev, MODE_XDPDRV, DROP_PORT, &a, err, sizeof(err)), 0);
+	assert_int_equal(netns_return(saved), 0);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct sender_opts o = { .kind = kinds[k], .dev = snd_dev, .src_addr = "198.18.0.1",
+					 .dst_addr = "198.18.0.2", .dst_mac = mac,
+					 .dst_port = DROP_PORT, .payload_len = 18 };
+		struct udp_send_result res;
+		uint64_t before[VERDICT_NR], after[VERDICT_NR];
+		struct sender s;
+
+		assert_int_equal(verdicts_read_fd(a.verdicts_fd, before), 0);
+		assert_int_equal(netns_enter(snd_ns, &saved), 0);
+		assert_int_equal(sender_open(&s, &o), 0);
+		assert_int_equal(sender_send(&s, 10000, &res), 0);
+		sender_close(&s);
+		assert_int_equal(netns_return(saved), 0);
+		usleep(100000);
+		assert_int_equal(verdicts_read_fd(a.verdicts_fd, after), 0);
+		printf("# %s: sent %llu, dropped by the DUT %llu (%.2f Mpps)\n",
+		       sender_name(kinds[k]), (unsigned long long)res.sent,
+		       (unsigned long long)(after[VERDICT_DROPPED] - before[VERDICT_DROPPED]),
+		       res.wall_ns ? (double)res.sent * 1e3 / (double)res.wall_ns : 0.0);
+		assert_int_equal(res.sent, 10000);
+		assert_int_equal(after[VERDICT_DROPPED] - before[VERDICT_DROPPED], 10000);
+	}
+	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	assert_int_equal(drop_detach(&a), 0);
+	assert_int_equal(netns_return(saved), 0);
+}
+
 static void test_tc_reuses_an_existing_clsact(void **state)
 {
 	struct drop_attachment a;
@@ -425,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_tc_drops_after_the_stack_entry),
 		cmocka_unit_test(test_tcx_drops_after_the_stack_entry),
 		cmocka_unit_test(test_tcx_cli_pins_and_detaches),
+		cmocka_unit_test(test_each_sender_delivers_its_count),
 		cmocka_unit_test(test_tc_reuses_an_existing_clsact),
 		cmocka_unit_test(test_xdpdrv_refused_never_falls_back),
 		cmocka_unit_test(test_cli_round_trip),
