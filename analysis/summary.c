@@ -209,8 +209,27 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 							      : json_null());
 		}
 	}
-	json_object_set_new(m, "max_drop_pps", json_null());
-	json_object_set_new(m, "max_drop_pps_reason", json_string("rate search not run"));
+	{
+		const json_t *found = NULL;
+		size_t i;
+		json_t *x;
+
+		json_array_foreach(json_object_get(run, "max_rate"), i, x)
+			if (!strcmp(str_or(json_string_value(json_object_get(x, "mode")), ""), mode))
+				found = x;
+		if (found && json_integer_value(json_object_get(found, "max_drop_pps")) > 0) {
+			json_object_set_new(m, "max_drop_pps",
+					    json_real((double)json_integer_value(
+						    json_object_get(found, "max_drop_pps"))));
+			json_object_set_new(m, "max_drop_pps_sender_bound",
+					    json_boolean(json_is_true(json_object_get(found, "sender_bound"))));
+		} else {
+			json_object_set_new(m, "max_drop_pps", json_null());
+			json_object_set_new(m, "max_drop_pps_reason",
+					    json_string(found ? "no lossless rate found"
+							      : "rate search not run (--find-max-rate)"));
+		}
+	}
 	return m;
 }
 
@@ -515,12 +534,21 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "skbs_freed per pkt", "skbs_freed_per_pkt", 1);
 	row(out, modes, "skbs_built", "skbs_built", 0);
 	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
+	row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
 	row(out, modes, "count pass cost, % of timing", "observer_count_pass_pct", 2);
 	row(out, modes, "BPF-stats pass cost, % of timing", "observer_bpfstats_pass_pct", 2);
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
 
+	json_array_foreach(modes, i, m)
+		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")))
+			fprintf(out, "\nmax_drop_pps of %s is a lower bound: even the unpaced sender "
+				     "(%s pps) lost nothing before the DUT, so the sender, not the DUT, "
+				     "was the limit (on veth the receive path runs in the sender's own "
+				     "context and cannot fall behind it).\n",
+				json_string_value(json_object_get(m, "mode")),
+				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")));
 	{
 		const json_t *c = json_object_get(s, "conservation");
 		char x[48], y[48], z[48];

@@ -65,6 +65,9 @@ int cmd_run(int argc, char **argv)
 		"              e.g. fentry,tracepoint keeps kprobes off\n"
 		"  --sender    udp (a socket, default), packet (AF_PACKET, qdisc bypassed) or\n"
 		"              xdp-live (XDP_TX live frames: no skb on the way to the DUT)\n"
+		"  --find-max-rate  after the passes, search each mode's highest offered rate\n"
+		"              dropped with no loss before the DUT (max_drop_pps; bisection,\n"
+		"              at most 12 trials of --packets each, to 2%)\n"
 		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
 		"              against the first is the run's noise floor\n"
 		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
@@ -99,6 +102,7 @@ int cmd_run(int argc, char **argv)
 		{ "no-flame", no_argument, NULL, 'F' },
 		{ "aa", no_argument, NULL, 'A' },
 		{ "sender", required_argument, NULL, 'Z' },
+		{ "find-max-rate", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
@@ -118,7 +122,7 @@ int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:Mqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -138,6 +142,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'A':
 			aa = 1;
+			break;
+		case 'M':
+			o.find_max_rate = true;
 			break;
 		case 'Z': {
 			enum sender_kind k;

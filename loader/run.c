@@ -22,6 +22,7 @@
 #include "doctor.h"
 #include "flamegraph.h"
 #include "plots.h"
+#include "rate_search.h"
 #include "dut.h"
 #include "netns.h"
 #include "summary.h"
@@ -266,6 +267,56 @@ static void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out)
 		out[i] = out[j];
 		out[j] = tmp;
 	}
+}
+
+/* ---- the rate search ---- */
+
+struct rate_ctx {
+	struct trial_env *env;
+	enum drop_mode mode;
+	uint64_t packets;
+};
+
+/* One paced trial: lossless when every packet sent reached the program. */
+static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
+{
+	struct rate_ctx *c = p;
+	struct trial_result r;
+	uint64_t saved = c->env->rate_pps;
+	int e;
+
+	c->env->rate_pps = rate;
+	e = trial_run(c->env, c->mode, PASS_TIMING, c->packets, &r);
+	c->env->rate_pps = saved;
+	if (e)
+		return e;
+	out->achieved_pps = r.wall_ns ? (double)r.sent * 1e9 / (double)r.wall_ns : 0;
+	out->lossless = r.valid && r.lost_before_dut == 0 && r.pkts_at_dut == r.sent;
+	out->cpu_ns_per_pkt = r.cpu_ns_per_pkt;
+	fprintf(stderr, "xdptc: rate search %s: offered %s%.0f pps -> %s\n", drop_mode_name(c->mode),
+		rate ? "" : "unpaced, ", out->achieved_pps,
+		out->lossless ? "no loss" : "loss before the DUT");
+	return 0;
+}
+
+static json_t *rate_search_json(const char *mode, const struct rate_search_result *rs)
+{
+	json_t *o = json_object(), *steps = json_array();
+
+	json_object_set_new(o, "mode", json_string(mode));
+	json_object_set_new(o, "max_drop_pps", json_integer((json_int_t)rs->max_drop_pps));
+	json_object_set_new(o, "sender_bound", json_boolean(rs->sender_bound));
+	json_object_set_new(o, "cpu_ns_per_pkt_at_max", json_real(rs->cpu_ns_per_pkt));
+	for (int i = 0; i < rs->steps; i++) {
+		json_t *st = json_object();
+
+		json_object_set_new(st, "offered_pps", json_integer((json_int_t)rs->probe[i].rate_pps));
+		json_object_set_new(st, "achieved_pps", json_real(rs->probe[i].achieved_pps));
+		json_object_set_new(st, "lossless", json_boolean(rs->probe[i].lossless));
+		json_array_append_new(steps, st);
+	}
+	json_object_set_new(o, "steps", steps);
+	return o;
 }
 
 /* ---- the run ---- */
@@ -850,6 +901,28 @@ int run_main(const struct run_opts *opts)
 		if (counters_open) {
 			dut_counters_close(&dut);
 			counters_open = false;
+		}
+	}
+	if (o->find_max_rate && !g_stop) {
+		json_t *rates = json_array();
+
+		json_object_set_new(run, "max_rate", rates);
+		for (int i = 0; i < o->nmodes && !g_stop; i++) {
+			struct rate_ctx rc = { .env = &env, .mode = o->modes[i], .packets = o->packets };
+			struct rate_search_result rs;
+
+			if (i == o->aa_arm || o->modes[i] == MODE_NONE)
+				continue;
+			e = rate_search(rate_probe_trial, &rc, 0.02, 12, &rs);
+			if (e == -EINTR || g_stop)
+				break;
+			if (e) {
+				snprintf(why, sizeof(why), "the rate search of %s failed: %s",
+					 drop_mode_name(o->modes[i]), strerror(-e));
+				fprintf(stderr, "xdptc: %s\n", why);
+				goto failed;
+			}
+			json_array_append_new(rates, rate_search_json(arm_label(o, i), &rs));
 		}
 	}
 	if (g_stop) {

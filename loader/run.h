@@ -32,6 +32,7 @@ struct run_opts {
 	bool cross_check;          /* count pass: every working backend at once */
 	bool flame;                /* profile pass: a flame graph per mode (perf record) */
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
+	bool find_max_rate;        /* search each mode's highest lossless drop rate */
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };
