@@ -43,6 +43,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) $(if $(COUNTERS),--counters $(COUNTERS)) \
 	$(if $(filter 0,$(FLAME)),--no-flame) $(if $(filter 1,$(AA)),--aa) \
 	$(if $(SENDER),--sender $(SENDER)) $(if $(filter 1,$(MAXRATE)),--find-max-rate) \
+	$(if $(filter 1,$(THREADED)),--threaded-napi) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \

@@ -68,6 +68,9 @@ int cmd_run(int argc, char **argv)
 		"  --find-max-rate  after the passes, search each mode's highest offered rate\n"
 		"              dropped with no loss before the DUT (max_drop_pps; bisection,\n"
 		"              at most 12 trials of --packets each, to 2%)\n"
+		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, so the\n"
+		"              receive path can fall behind the sender (with --sender xdp-live,\n"
+		"              what makes a veth rate search find the DUT's capacity)\n"
 		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
 		"              against the first is the run's noise floor\n"
 		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
@@ -103,6 +106,7 @@ int cmd_run(int argc, char **argv)
 		{ "aa", no_argument, NULL, 'A' },
 		{ "sender", required_argument, NULL, 'Z' },
 		{ "find-max-rate", no_argument, NULL, 'M' },
+		{ "threaded-napi", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	char topodir[PATH_MAX];
@@ -122,7 +126,7 @@ int cmd_run(int argc, char **argv)
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:Mqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -145,6 +149,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'M':
 			o.find_max_rate = true;
+			break;
+		case 'T':
+			o.threaded_napi = true;
 			break;
 		case 'Z': {
 			enum sender_kind k;

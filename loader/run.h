@@ -33,6 +33,7 @@ struct run_opts {
 	bool flame;                /* profile pass: a flame graph per mode (perf record) */
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
+	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };
