@@ -49,7 +49,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
-.PHONY: all deps run-veth run-virtio test unit-test integration-test cleanup clean
+.PHONY: all deps run-veth run-virtio sweep-veth test unit-test integration-test cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -94,6 +94,11 @@ run-veth: deps
 run-virtio: deps
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
+
+# SWEEP=size or sender (default sender): a series of runs, side by side
+sweep-veth: deps
+	@$(MAKE) --no-print-directory -s all
+	$(strip $(BUILD)/xdptc sweep --over $(or $(SWEEP),sender) --topology veth $(RUN_ARGS))
 
 test: deps
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)

@@ -45,6 +45,12 @@ int cmd_send(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_guest_exec(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+
+struct run_opts;
+/* run_opts_parse - `xdptc run`'s options into @o. Returns -1 to go on, or the exit
+ * status (0 after --help). */
+int run_opts_parse(int argc, char **argv, struct run_opts *o, char *topodir, size_t len);
 int cmd_doctor(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

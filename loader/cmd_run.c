@@ -44,7 +44,9 @@
 #define VIRTIO_DEFAULT_RATE 50000
 
 
-int cmd_run(int argc, char **argv)
+/* run_opts_parse - the options of `xdptc run` into @o (and the topologies directory
+ * into @topodir). Returns -1 to go on, or the exit status (0 after --help). */
+int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, size_t len)
 {
 	static const char help[] =
 		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--count-reps N]\n"
@@ -109,7 +111,6 @@ int cmd_run(int argc, char **argv)
 		{ "threaded-napi", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
-	char topodir[PATH_MAX];
 	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0, guest_kernel_set = 0;
 	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
@@ -216,8 +217,8 @@ int cmd_run(int argc, char **argv)
 				return bad_port(optarg);
 			break;
 		case 's':
-			if (parse_count(optarg, 1400, &v))
-				return bad_value("--size", optarg, "payload bytes, 0-1400");
+			if (parse_count(optarg, 1472, &v))
+				return bad_value("--size", optarg, "payload bytes, 0-1472 (a 1514-byte frame)");
 			o.payload_len = (uint32_t)v;
 			break;
 		case 'S':
@@ -258,7 +259,17 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((c = check_privilege()))
 		return c;
-	default_topologies_dir(topodir, sizeof(topodir));
+	default_topologies_dir(topodir, len);
 	o.topologies_dir = topodir;
-	return run_main(&o);
+	*out = o;
+	return -1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static char topodir[PATH_MAX];
+	struct run_opts o;
+	int r = run_opts_parse(argc, argv, &o, topodir, sizeof(topodir));
+
+	return r >= 0 ? r : run_main(&o);
 }

@@ -957,6 +957,8 @@ int run_main(const struct run_opts *opts)
 		if (plots_write(run, dir, perr, sizeof(perr)) < 0)
 			fprintf(stderr, "xdptc: plots: %s\n", perr);
 	}
+	if (o->dir_out)
+		snprintf(o->dir_out, o->dir_out_len, "%s", dir);
 	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md, plots%s)\n", dir,
 		o->flame ? ", flame graphs" : "");
 	have_dir = false; /* keep it */

@@ -34,6 +34,8 @@ struct run_opts {
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
 	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */
+	char *dir_out;             /* when set: the run directory is written here */
+	size_t dir_out_len;
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
 	int quiet;
 };

@@ -60,6 +60,7 @@ static void usage_main(FILE *f)
 		"  status   --dev IF [--netns NS] [--json]                 what is attached, verdicts\n"
 		"  send     --dst ADDR [--netns NS] [--count N] ...        UDP traffic generator\n"
 		"  run      [--topology veth|virtio] [--packets N] ...     a whole measurement run\n"
+		"  sweep    --over size|sender [RUN OPTIONS]               runs over frame sizes or senders\n"
 		"  cleanup                                                 remove leftovers of killed runs\n"
 		"  doctor   [--json] [--boot] [--guest]                    what this kernel offers, and why\n"
 		"  report   DIR [--csv FILE|-] [--quiet]                   rebuild a run's summary; CSV export\n"
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 		{ "attach", cmd_attach }, { "detach", cmd_detach }, { "status", cmd_status },
 		{ "send", cmd_send },     { "run", cmd_run },       { "cleanup", cmd_cleanup },
 		{ "agent", cmd_agent },   { "guest-exec", cmd_guest_exec },
-		{ "doctor", cmd_doctor }, { "report", cmd_report },   { "compare", cmd_compare },
+		{ "doctor", cmd_doctor }, { "sweep", cmd_sweep }, { "report", cmd_report },   { "compare", cmd_compare },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

@@ -362,6 +362,47 @@ static void test_doctor_reports_reasons(void **state)
 	assert_int_equal(count_leftovers("xdptc-d"), 0); /* its own veth pair is gone */
 }
 
+/* A sweep over senders writes one CSV row per mode and sender, with the mechanism of
+ * each regime: xdpdrv frees two skbs per packet with a socket sender, none with XDP
+ * live frames. */
+static void test_sweep_over_senders(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], line[1024];
+	int st, rows = 0, udp_ok = 0, live_ok = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "%s sweep --over sender --values udp,xdp-live --packets 20k "
+				   "--reps 2 --count-reps 1 --no-flame --out %s >/dev/null 2>&1",
+		 xdptc, tmpl);
+	st = system(cmd);
+	assert_int_equal(WEXITSTATUS(st), 0);
+	snprintf(cmd, sizeof(cmd), "cat %s/*-sweep-sender/sweep.csv", tmpl);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char sender[32], mode[32];
+		double freed;
+
+		/* sender,frame_len,sender,mode,cpu,stack,freed,... */
+		if (sscanf(line, "%31[^,],%*d,%*[^,],%31[^,],%*f,%*f,%lf", sender, mode, &freed) != 3)
+			continue;
+		rows++;
+		printf("# %s %s skbs_freed/pkt %.3f\n", sender, mode, freed);
+		if (!strcmp(sender, "udp") && !strcmp(mode, "xdpdrv"))
+			udp_ok = freed > 1.9;
+		if (!strcmp(sender, "xdp-live") && !strcmp(mode, "xdpdrv"))
+			live_ok = freed < 0.01;
+	}
+	pclose(f);
+	assert_int_equal(rows, 4);
+	assert_true(udp_ok);
+	assert_true(live_ok);
+	snprintf(cmd, sizeof(cmd), "test -s %s/*-sweep-sender/sweep.svg && rm -rf %s", tmpl, tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable_out_fails_before_measuring),
 		cmocka_unit_test(test_unavailable_counts_are_null_not_zero),
 		cmocka_unit_test(test_doctor_reports_reasons),
+		cmocka_unit_test(test_sweep_over_senders),
 	};
 
 	if (geteuid() != 0) {
