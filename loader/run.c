@@ -720,8 +720,9 @@ int run_main(const struct run_opts *opts)
 	env.rate_pps = o->rate_pps;
 	env.stop = &g_stop;
 
-	if (o->sender == SENDER_XDP_LIVE && !remote) {
-		/* XDP frames need NAPI on the receiving veth: GRO on gives it without a program */
+	if ((o->sender == SENDER_XDP_LIVE || o->threaded_napi) && !remote) {
+		/* XDP frames, and a threaded NAPI, need NAPI on the receiving veth: GRO on gives
+		 * it without a program */
 		char cmd[256];
 
 		snprintf(cmd, sizeof(cmd), "ip netns exec '%s' ethtool -K '%s' gro on >/dev/null",
@@ -729,8 +730,8 @@ int run_main(const struct run_opts *opts)
 		if (system(cmd))
 			fprintf(stderr, "xdptc: note: turning GRO on for %s failed\n", topo.dut_dev);
 		else
-			fprintf(stderr, "xdptc: sender xdp-live: GRO on for %s (veth needs NAPI to take "
-					"XDP frames)\n", topo.dut_dev);
+			fprintf(stderr, "xdptc: GRO on for %s (veth's NAPI mode, for XDP frames or a "
+					"threaded NAPI)\n", topo.dut_dev);
 	}
 	if (o->threaded_napi && !remote) {
 		/* the DUT's NAPI in a kernel thread of its own, free to run on another CPU than
