@@ -545,8 +545,7 @@ int summary_render_md(const json_t *run, FILE *out)
 		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")))
 			fprintf(out, "\nmax_drop_pps of %s is a lower bound: even the unpaced sender "
 				     "(%s pps) lost nothing before the DUT, so the sender, not the DUT, "
-				     "was the limit (on veth the receive path runs in the sender's own "
-				     "context and cannot fall behind it).\n",
+				     "was the limit.\n",
 				json_string_value(json_object_get(m, "mode")),
 				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")));
 	{
