@@ -740,11 +740,43 @@ int run_main(const struct run_opts *opts)
 
 		snprintf(cmd, sizeof(cmd), "ip netns exec '%s' sh -c 'echo 1 > /sys/class/net/%s/threaded'",
 			 topo.dut_ns, topo.dut_dev);
-		if (system(cmd))
+		if (system(cmd)) {
 			fprintf(stderr, "xdptc: note: threaded NAPI could not be turned on for %s\n",
 				topo.dut_dev);
-		else
-			fprintf(stderr, "xdptc: threaded NAPI on for %s\n", topo.dut_dev);
+		} else {
+			/* and keep that thread off the sender's CPU, or it only takes turns */
+			struct softirq_tasks t;
+			long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+			char want[64];
+			int pinned = 0;
+
+			snprintf(want, sizeof(want), "napi/%s", topo.dut_dev);
+			softirq_tasks_find(&t);
+			for (int i = 0; i < t.n; i++) {
+				char path[64], comm[64] = "";
+				FILE *f;
+				cpu_set_t set;
+
+				snprintf(path, sizeof(path), "/proc/%d/comm", t.pid[i]);
+				f = fopen(path, "r");
+				if (!f)
+					continue;
+				if (!fgets(comm, sizeof(comm), f))
+					comm[0] = '\0';
+				fclose(f);
+				if (strncmp(comm, want, strlen(want) < 15 ? strlen(want) : 15))
+					continue;
+				CPU_ZERO(&set);
+				for (long c = 0; c < ncpu; c++)
+					if (c != o->sender_cpu)
+						CPU_SET((int)c, &set);
+				pinned += !sched_setaffinity(t.pid[i], sizeof(set), &set);
+			}
+			fprintf(stderr, "xdptc: threaded NAPI on for %s (%d thread(s) kept off CPU %d)\n",
+				topo.dut_dev, pinned, o->sender_cpu);
+			/* its CPU time is the packets' cost too */
+			softirq_tasks_find(&dut.softirq);
+		}
 	}
 	/* the lines that decide this run's metrics */
 	if (remote)
