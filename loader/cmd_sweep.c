@@ -54,6 +54,15 @@ static double num(const json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : 0.0 / 0.0;
 }
 
+/* A CSV field: the number, or nothing when it is not one (unavailable). */
+static void csv_num(FILE *f, double v)
+{
+	if (v == v)
+		fprintf(f, ",%.4f", v);
+	else
+		fputc(',', f);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	static char topodir[PATH_MAX];
@@ -132,9 +141,8 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "xdptc sweep: cannot write in %s\n", sweepdir);
 		return 1;
 	}
-	fprintf(csv, "%s,frame_len,sender,mode,cpu_ns_per_pkt,stack_entries_per_pkt,"
-		     "skbs_freed_per_pkt,skbs_built_per_pkt,delta_vs,rel_delta,ci95_lo,ci95_hi,real,run\n",
-		over);
+	fprintf(csv, "point,frame_len,sender,mode,cpu_ns_per_pkt,stack_entries_per_pkt,"
+		     "skbs_freed_per_pkt,skbs_built_per_pkt,delta_vs,rel_delta,ci95_lo,ci95_hi,real,run\n");
 	fprintf(md, "# xdptc sweep over %s\n\nWithin-run deltas only: each row comes from its own "
 		    "run, whose absolute times are not comparable with the other rows'.\n\n"
 		    "| %s | mode | stack entries/pkt | skbs freed/pkt | delta vs baseline (95%% CI) | run |\n"
@@ -157,14 +165,19 @@ int cmd_sweep(int argc, char **argv)
 				if (!strcmp(json_string_value(json_object_get(d, "b")), mode) &&
 				    !strcmp(json_string_value(json_object_get(d, "metric")), "cpu_ns_per_pkt"))
 					delta = d;
-			fprintf(csv, "%s,%lld,%s,%s,%.2f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%s,%s\n", vals[i],
+			fprintf(csv, "%s,%lld,%s,%s", vals[i],
 				json_integer_value(json_object_get(json_object_get(run, "settings"), "frame_len")),
 				json_string_value(json_object_get(json_object_get(run, "settings"), "sender")),
-				mode, num(m, "cpu_ns_per_pkt"), num(m, "stack_entries_per_pkt"),
-				num(m, "skbs_freed_per_pkt"), num(m, "skbs_built_per_pkt"),
-				delta ? json_string_value(json_object_get(delta, "a")) : "",
-				delta ? num(delta, "rel_delta") : 0.0, delta ? num(delta, "ci95_lo") : 0.0,
-				delta ? num(delta, "ci95_hi") : 0.0,
+				mode);
+			csv_num(csv, num(m, "cpu_ns_per_pkt"));
+			csv_num(csv, num(m, "stack_entries_per_pkt"));
+			csv_num(csv, num(m, "skbs_freed_per_pkt"));
+			csv_num(csv, num(m, "skbs_built_per_pkt")); /* empty when unavailable */
+			fprintf(csv, ",%s", delta ? json_string_value(json_object_get(delta, "a")) : "");
+			csv_num(csv, delta ? num(delta, "rel_delta") : 0.0 / 0.0);
+			csv_num(csv, delta ? num(delta, "ci95_lo") : 0.0 / 0.0);
+			csv_num(csv, delta ? num(delta, "ci95_hi") : 0.0 / 0.0);
+			fprintf(csv, ",%s,%s\n",
 				delta && json_is_true(json_object_get(delta, "real")) ? "true" : "false",
 				dirs[i]);
 			fprintf(md, "| %s | %s | %.3f | %.3f | ", vals[i], mode,

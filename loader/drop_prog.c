@@ -132,6 +132,7 @@ int clsact_markers_prune(void)
 		if (dir)
 			closedir(dir);
 	}
+	rmdir(XDPTC_BPFFS); /* only when empty */
 	return removed;
 }
 
@@ -301,9 +302,18 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 	case MODE_XDPGENERIC:
 		e = attach_xdp(out, port, err, errlen);
 		break;
-	case MODE_TCX:
+	case MODE_TCX: {
+		/* tcx takes several programs per hook: refuse a second xdptc one, as tc does */
+		struct drop_status st;
+
+		if (!drop_query(ifname, &st) && st.tcx_prog_id) {
+			snprintf(err, errlen, "an xdptc program (id %u) is already attached to tcx "
+					      "ingress of '%s'; detach it first", st.tcx_prog_id, ifname);
+			return -EEXIST;
+		}
 		e = attach_tcx(out, port, err, errlen);
 		break;
+	}
 	default:
 		e = attach_tc(out, port, err, errlen);
 		break;
