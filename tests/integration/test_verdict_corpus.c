@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The verdict identity of the two programs: a generated corpus of frames goes through
+ * the XDP program and the TC program (BPF_PROG_TEST_RUN, in the kernel) and through the
+ * same classifier compiled for user space; all three must decide every frame alike.
+ * A disagreement prints the frame in hex and the three verdicts. Needs root.
+ */
+#include <errno.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tc_drop.skel.h"
+#include "udp_classifier.h"
+#include "xdp_drop.skel.h"
+
+#define PORT 9999
+#define TC_ACT_OK 0
+#define TC_ACT_SHOT 2
+
+struct frame {
+	unsigned char b[512];
+	size_t len;
+};
+
+static struct xdp_drop_bpf *xdp;
+static struct tc_drop_bpf *tc;
+static size_t checked, kernel_checked, drops, tc_refused;
+
+static void put16(unsigned char *p, unsigned v)
+{
+	p[0] = (unsigned char)(v >> 8);
+	p[1] = (unsigned char)v;
+}
+
+static size_t eth(struct frame *f, int tags, unsigned type)
+{
+	size_t o = 12;
+
+	memset(f->b, 0, sizeof(f->b));
+	f->b[0] = 0x02; /* a unicast destination */
+	f->b[6] = 0x02;
+	f->b[11] = 1;
+	for (int i = 0; i < tags; i++, o += 4) {
+		put16(f->b + o, i == 0 && tags == 2 ? 0x88a8 : 0x8100);
+		put16(f->b + o + 2, (unsigned)(100 + i));
+	}
+	put16(f->b + o, type);
+	return o + 2;
+}
+
+static void ipv4(struct frame *f, int tags, int ihl, unsigned frag, unsigned dport, int totlen_delta,
+		 unsigned proto)
+{
+	size_t o = eth(f, tags, 0x0800), hl = (size_t)(ihl < 5 ? 5 : ihl) * 4;
+	unsigned char *ip = f->b + o;
+
+	ip[0] = (unsigned char)(0x40 | (ihl & 15));
+	put16(ip + 2, (unsigned)((int)(hl + 8 + 18) + totlen_delta));
+	put16(ip + 6, frag);
+	ip[8] = 64;
+	ip[9] = (unsigned char)proto;
+	put16(ip + hl, 4000);
+	put16(ip + hl + 2, dport);
+	put16(ip + hl + 4, 26);
+	f->len = o + hl + 8 + 18;
+}
+
+static void ipv6(struct frame *f, int tags, const unsigned char *ext, int next, unsigned dport,
+		 unsigned fragoff)
+{
+	size_t o = eth(f, tags, 0x86dd);
+	unsigned char *ip = f->b + o, *p = ip + 40;
+
+	ip[0] = 0x60;
+	ip[6] = next ? ext[0] : 17;
+	ip[7] = 64;
+	for (int i = 0; i < next; i++, p += 8) {
+		p[0] = i + 1 < next ? ext[i + 1] : 17;
+		if (ext[i] == 44)
+			put16(p + 2, fragoff);
+	}
+	put16(p + 2, dport);
+	put16(ip + 4, (unsigned)(p + 26 - (ip + 40)));
+	f->len = (size_t)(p + 26 - f->b);
+}
+
+/* Decide @f three ways and compare. */
+static void check(const struct frame *f)
+{
+	enum udp_verdict user = udp_classify(f->b, f->b + f->len, PORT);
+	int x = -1, t = -1;
+
+	checked++;
+	drops += user == UDP_VERDICT_DROP;
+	if (f->len >= 14) { /* BPF_PROG_TEST_RUN wants at least an Ethernet header */
+		LIBBPF_OPTS(bpf_test_run_opts, xo, .data_in = f->b, .data_size_in = (__u32)f->len);
+		LIBBPF_OPTS(bpf_test_run_opts, to, .data_in = f->b, .data_size_in = (__u32)f->len);
+
+		int te;
+
+		assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(xdp->progs.xdp_drop), &xo), 0);
+		x = (int)xo.retval;
+		/* the kernel builds no skb from some malformed IP frames (an IPv4 header too
+		 * short, IHL below 5): it refuses those test runs with EINVAL, so TC never sees
+		 * them; they are counted, and XDP and user space are still compared */
+		te = bpf_prog_test_run_opts(bpf_program__fd(tc->progs.tc_drop), &to);
+		if (te == -EINVAL) {
+			tc_refused++;
+			t = user == UDP_VERDICT_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+		} else {
+			assert_int_equal(te, 0);
+			t = (int)to.retval;
+		}
+		kernel_checked++;
+	}
+	if (f->len >= 14 &&
+	    ((x == XDP_DROP) != (user == UDP_VERDICT_DROP) || (t == TC_ACT_SHOT) != (user == UDP_VERDICT_DROP))) {
+		fprintf(stderr, "verdicts differ: user %s, xdp %d, tc %d for the %zu-byte frame:",
+			user == UDP_VERDICT_DROP ? "drop" : "pass", x, t, f->len);
+		for (size_t i = 0; i < f->len; i++)
+			fprintf(stderr, "%s%02x", i % 16 ? " " : "\n  ", f->b[i]);
+		fprintf(stderr, "\n");
+		fail();
+	}
+}
+
+/* The frame, and the frame cut at every byte offset of its headers. */
+static void check_with_truncations(const struct frame *f, size_t headers)
+{
+	struct frame c = *f;
+
+	check(f);
+	for (size_t cut = 0; cut < headers && cut < f->len; cut++) {
+		c.len = cut;
+		check(&c);
+	}
+}
+
+static void test_corpus(void **state)
+{
+	static const unsigned char exts[][4] = { { 0 }, { 60 }, { 43 }, { 51 }, { 0, 60 }, { 44 },
+						 { 0, 43, 60, 44 } };
+	static const int nexts[] = { 1, 1, 1, 1, 2, 1, 4 };
+	struct frame f;
+	unsigned int seed = 7;
+
+	(void)state;
+	for (int tags = 0; tags <= 2; tags++) {
+		for (unsigned port = PORT - 1; port <= PORT; port++) {
+			/* IPv4: header lengths 0-15 words, protocols, fragments, total lengths */
+			for (int ihl = 0; ihl <= 15; ihl++) {
+				ipv4(&f, tags, ihl, 0, port, 0, 17);
+				check_with_truncations(&f, 14 + 4 * (size_t)tags + (size_t)(ihl < 5 ? 20 : ihl * 4) + 8);
+			}
+			for (unsigned frag = 0; frag < 4; frag++) {
+				static const unsigned frags[] = { 0x2000, 0x2001, 0x0010, 0x4000 };
+
+				ipv4(&f, tags, 5, frags[frag], port, 0, 17);
+				check(&f);
+			}
+			for (int d = -30; d <= 30; d += 5) {
+				ipv4(&f, tags, 5, 0, port, d, 17);
+				check(&f);
+			}
+			ipv4(&f, tags, 5, 0, port, 0, 6);
+			check(&f);
+			/* IPv6: extension headers, fragments first and not */
+			ipv6(&f, tags, exts[0], 0, port, 0);
+			check_with_truncations(&f, 14 + 4 * (size_t)tags + 48);
+			for (size_t e = 0; e < sizeof(nexts) / sizeof(nexts[0]); e++) {
+				ipv6(&f, tags, exts[e], nexts[e], port, 0);
+				check_with_truncations(&f, f.len - 18);
+				ipv6(&f, tags, exts[e], nexts[e], port, 8);
+				check(&f);
+			}
+		}
+		/* non-IP EtherTypes */
+		for (unsigned type = 0x0800 - 2; type <= 0x0806; type++) {
+			if (type == 0x0800)
+				continue;
+			eth(&f, tags, type);
+			f.len = 60;
+			check(&f);
+		}
+	}
+	/* random variations of a UDP frame, until 10,000 frames went through all three */
+	while (kernel_checked - tc_refused < 10000) {
+		ipv4(&f, (int)(rand_r(&seed) % 3), 5 + (int)(rand_r(&seed) % 3), 0,
+		     rand_r(&seed) % 2 ? PORT : (unsigned)(rand_r(&seed) & 0xffff), 0, 17);
+		for (int i = 0; i < 4; i++) /* flip a few header bytes */
+			f.b[rand_r(&seed) % 50] ^= (unsigned char)(1u << (rand_r(&seed) % 8));
+		f.len = 14 + rand_r(&seed) % 90;
+		check(&f);
+	}
+	printf("# verdict corpus: %zu frames, %zu through the XDP program and %zu through the TC "
+	       "program too (%zu malformed ones the kernel would not make an skb of), %zu dropped: "
+	       "all verdicts agree\n", checked, kernel_checked, kernel_checked - tc_refused,
+	       tc_refused, drops);
+	assert_true(kernel_checked - tc_refused >= 10000);
+	assert_true(checked >= 10000);
+	assert_true(drops > 100 && drops < checked);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	xdp = xdp_drop_bpf__open_and_load();
+	tc = tc_drop_bpf__open_and_load();
+	return xdp && tc ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	xdp_drop_bpf__destroy(xdp);
+	tc_drop_bpf__destroy(tc);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corpus),
+	};
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_verdict_corpus needs root\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
