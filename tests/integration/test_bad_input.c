@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The bad-input table: each wrong call of xdptc gets its one sentence and its exit
+ * status (2: bad usage, nothing changed; 1: cannot be done), and changes nothing on
+ * the system. Needs root (one case drops it on purpose). Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+struct bad_case {
+	const char *args;     /* after "xdptc"; %s is a scratch directory */
+	int status;
+	const char *sentence; /* a piece of what it must say */
+};
+
+static const struct bad_case cases[] = {
+	{ "", 2, "usage: xdptc COMMAND" },
+	{ "frobnicate", 2, "unknown command 'frobnicate'" },
+	{ "attach --mode tc", 2, "--dev IF is required" },
+	{ "attach --dev lo --mode bogus", 2, "choose one of: none, xdpdrv, xdpgeneric, tc, tcx" },
+	{ "attach --dev lo --mode tc --port 0", 2, "outside 1-65535" },
+	{ "attach --dev lo --mode tc --port 70000", 2, "outside 1-65535" },
+	{ "attach --netns xdptc-nosuch --dev x --mode tc", 2, "existing namespaces:" },
+	{ "attach --dev xdptc-nosuch0 --mode tc", 2, "devices there:" },
+	{ "attach --dev lo --mode tc extra", 2, "unexpected argument 'extra'" },
+	{ "send --dst not-an-address --count 1", 2, "an IPv4 or IPv6 address" },
+	{ "send --count 1", 2, "--dst ADDR is required" },
+	{ "run --packets abc", 2, "expected a packet count" },
+	{ "run --packets 0", 2, "expected a packet count" },
+	{ "run --reps 1", 2, "2-100 repetitions" },
+	{ "run --modes tc,tc", 2, "a comma list of distinct modes" },
+	{ "run --modes tc,bogus", 2, "a comma list of distinct modes" },
+	{ "run --topology bogus", 2, "veth or virtio" },
+	{ "run --cpu 4095", 2, "expected an online CPU" },
+	{ "run --size 2000", 2, "payload bytes, 0-1472" },
+	{ "run --rate fast", 2, "packets per second" },
+	{ "run --topology virtio --guest-kernel 5.10", 2, "6.1 or 6.12" },
+	{ "run --guest-kernel 6.12", 2, "applies to --topology virtio only" },
+	{ "run --counters kprobes", 2, "kprobe, fentry, tracepoint" },
+	{ "run --sender carrier-pigeon", 2, "udp, packet or xdp-live" },
+	{ "run --out /proc/xdptc-nope", 1, "cannot create a results directory" },
+	{ "report %s/nonexistent", 1, "cannot read" },
+	{ "report %s/corrupt", 2, "is not valid JSON" },
+	{ "report %s/foreign", 2, "is not an xdptc run" },
+	{ "compare --absolute %s/foreign %s/foreign", 2, "refuses absolute figures" },
+	{ "sweep --over moods", 2, "size or sender" },
+	{ "doctor --frobnicate", 2, "see 'xdptc doctor --help'" },
+};
+
+static const char *xdptc = "./build/xdptc";
+static char dir[] = "/tmp/xdptc-bad-XXXXXX";
+
+/* Run xdptc with @args; its output into @out; its exit status. */
+static int run(const char *args, char *out, size_t len)
+{
+	char cmd[1024], a[512];
+	FILE *p;
+	size_t n;
+	int st;
+
+	snprintf(a, sizeof(a), args, dir, dir);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 </dev/null", xdptc, a);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int snapshot(char *buf, size_t len)
+{
+	FILE *p = popen("{ ip netns list; ip -o link show; tc qdisc show; ls /run/xdptc; } 2>&1 | "
+			"grep -v run.lock | sort", "r");
+	size_t n;
+
+	if (!p)
+		return -1;
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	return pclose(p);
+}
+
+static void test_bad_input_table(void **state)
+{
+	static char before[65536], after[65536];
+	char out[8192];
+	size_t i;
+
+	(void)state;
+	assert_true(sizeof(cases) / sizeof(cases[0]) >= 20);
+	snapshot(before, sizeof(before));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int st = run(cases[i].args, out, sizeof(out));
+		char shown[512];
+
+		snprintf(shown, sizeof(shown), cases[i].args, dir, dir);
+		printf("# %2zu exit %d: xdptc %s\n", i + 1, st, shown);
+		if (st != cases[i].status || !strstr(out, cases[i].sentence)) {
+			fprintf(stderr, "expected exit %d and \"%s\", got exit %d and:\n%s\n",
+				cases[i].status, cases[i].sentence, st, out);
+			fail();
+		}
+	}
+	/* without privilege: one sentence, exit 1 */
+	{
+		char cmd[512];
+		FILE *p;
+		size_t n;
+		int st;
+
+		snprintf(cmd, sizeof(cmd), "setpriv --reuid=65534 --regid=65534 --clear-groups "
+					   "--inh-caps=-all --bounding-set=-all %s run 2>&1", xdptc);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		n = fread(out, 1, sizeof(out) - 1, p);
+		out[n] = '\0';
+		st = pclose(p);
+		printf("# %2zu exit %d: xdptc run, as nobody\n", i + 1, WEXITSTATUS(st));
+		assert_int_equal(WEXITSTATUS(st), 1);
+		assert_non_null(strstr(out, "needs root"));
+	}
+	snapshot(after, sizeof(after));
+	assert_string_equal(before, after); /* nothing changed on the system */
+}
+
+static int setup(void **state)
+{
+	char cmd[512];
+
+	(void)state;
+	if (getenv("XDPTC_BIN"))
+		xdptc = getenv("XDPTC_BIN");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "mkdir %s/corrupt %s/foreign && echo '{\"schema\": ' > "
+				   "%s/corrupt/run.json && echo '{\"schema\": \"something/else\"}' > "
+				   "%s/foreign/run.json", dir, dir, dir, dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_input_table),
+	};
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_bad_input needs root\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
