@@ -19,7 +19,6 @@
 #include "netns.h"
 #include "pmu.h"
 #include "skb_counters_user.h"
-#include "tc_drop.skel.h"
 
 static void item(json_t *items, const char *name, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -85,24 +84,13 @@ static void check_veth(json_t *items, const char *topodir)
 		item(items, "clsact", true, "cls_bpf direct-action on clsact ingress attached and detached");
 		drop_detach(&a);
 	}
-	{
-		struct tc_drop_bpf *s = tc_drop_bpf__open();
-		struct bpf_link *l = NULL;
-
-		if (s) {
-			bpf_program__set_expected_attach_type(s->progs.tc_drop, BPF_TCX_INGRESS);
-			if (!tc_drop_bpf__load(s))
-				l = bpf_program__attach_tcx(s->progs.tc_drop,
-							    (int)if_nametoindex(dut_dev), NULL);
-		}
-		if (l)
-			item(items, "tcx", true, "BPF link on TC ingress attached (libbpf %s)",
-			     libbpf_version_string());
-		else
-			item(items, "tcx", false, "bpf_program__attach_tcx failed: %s (kernel >= 6.6 "
-						  "needed)", strerror(errno));
-		bpf_link__destroy(l);
-		tc_drop_bpf__destroy(s);
+	e = drop_attach(dut_dev, MODE_TCX, 9999, &a, err, sizeof(err));
+	if (e) {
+		item(items, "tcx", false, "%s", err);
+	} else {
+		item(items, "tcx", true, "BPF link on TC ingress attached and detached (libbpf %s)",
+		     libbpf_version_string());
+		drop_detach(&a);
 	}
 	netns_return(saved);
 out:

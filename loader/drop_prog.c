@@ -180,25 +180,39 @@ static int attach_xdp(struct drop_attachment *a, uint16_t port, char *err, size_
 	return 0;
 }
 
+/* Open the TC program with UDP port @port, load it for @attach_type (0: cls_bpf,
+ * BPF_TCX_INGRESS: tcx). Returns the skeleton, or NULL with a sentence in @err and *@e. */
+static struct tc_drop_bpf *load_tc_prog(uint16_t port, enum bpf_attach_type attach_type,
+					char *err, size_t errlen, int *e)
+{
+	struct tc_drop_bpf *skel = tc_drop_bpf__open();
+
+	if (!skel) {
+		*e = -errno;
+		set_err(err, errlen, "opening the TC program failed", *e);
+		return NULL;
+	}
+	skel->rodata->drop_port = port;
+	if (attach_type)
+		bpf_program__set_expected_attach_type(skel->progs.tc_drop, attach_type);
+	*e = tc_drop_bpf__load(skel);
+	if (*e) {
+		set_err(err, errlen, "loading the TC program failed", *e);
+		tc_drop_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
 static int attach_tc(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex, .attach_point = BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = XDPTC_TC_HANDLE, .priority = XDPTC_TC_PRIO);
-	struct tc_drop_bpf *skel = tc_drop_bpf__open();
 	int e;
+	struct tc_drop_bpf *skel = load_tc_prog(port, 0, err, errlen, &e);
 
-	if (!skel) {
-		e = -errno;
-		set_err(err, errlen, "opening the TC program failed", e);
+	if (!skel)
 		return e;
-	}
-	skel->rodata->drop_port = port;
-	e = tc_drop_bpf__load(skel);
-	if (e) {
-		set_err(err, errlen, "loading the TC program failed", e);
-		tc_drop_bpf__destroy(skel);
-		return e;
-	}
 	e = bpf_tc_hook_create(&hook);
 	if (e && e != -EEXIST) {
 		set_err(err, errlen, "creating the clsact qdisc failed", e);
@@ -234,23 +248,12 @@ static void tcx_pin_path(int ifindex, char *buf, size_t len)
 
 static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
 {
-	struct tc_drop_bpf *skel = tc_drop_bpf__open();
 	struct bpf_link *link;
 	int e;
+	struct tc_drop_bpf *skel = load_tc_prog(port, BPF_TCX_INGRESS, err, errlen, &e);
 
-	if (!skel) {
-		e = -errno;
-		set_err(err, errlen, "opening the TC program failed", e);
+	if (!skel)
 		return e;
-	}
-	skel->rodata->drop_port = port;
-	bpf_program__set_expected_attach_type(skel->progs.tc_drop, BPF_TCX_INGRESS);
-	e = tc_drop_bpf__load(skel);
-	if (e) {
-		set_err(err, errlen, "loading the TC program failed", e);
-		tc_drop_bpf__destroy(skel);
-		return e;
-	}
 	link = bpf_program__attach_tcx(skel->progs.tc_drop, a->ifindex, NULL);
 	if (!link) {
 		e = -errno;
