@@ -223,6 +223,11 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 						    json_object_get(found, "max_drop_pps"))));
 			json_object_set_new(m, "max_drop_pps_sender_bound",
 					    json_boolean(json_is_true(json_object_get(found, "sender_bound"))));
+			json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop",
+					    json_deep_copy(json_object_get(found, "cpu_ns_per_pkt_at_max")));
+			if (json_object_get(found, "confirm"))
+				json_object_set_new(m, "max_drop_pps_confirm",
+						    json_deep_copy(json_object_get(found, "confirm")));
 		} else {
 			json_object_set_new(m, "max_drop_pps", json_null());
 			json_object_set_new(m, "max_drop_pps_reason",
@@ -535,6 +540,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "skbs_built", "skbs_built", 0);
 	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
 	row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
+	row(out, modes, "cpu_ns_per_pkt at max_drop_pps", "cpu_ns_per_pkt_at_max_drop", 2);
 	row(out, modes, "count pass cost, % of timing", "observer_count_pass_pct", 2);
 	row(out, modes, "BPF-stats pass cost, % of timing", "observer_bpfstats_pass_pct", 2);
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
@@ -548,6 +554,27 @@ int summary_render_md(const json_t *run, FILE *out)
 				     "was the limit.\n",
 				json_string_value(json_object_get(m, "mode")),
 				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")));
+	json_array_foreach(modes, i, m) {
+		const json_t *c = json_object_get(m, "max_drop_pps_confirm");
+		long long reps = json_integer_value(json_object_get(c, "reps"));
+		char x[48];
+
+		if (!c)
+			continue;
+		fprintf(out, "\nmax_drop_pps of %s checked: %lld of %lld trials lossless at %s pps",
+			json_string_value(json_object_get(m, "mode")),
+			json_integer_value(json_object_get(c, "lossless_at_max")), reps,
+			fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")));
+		fprintf(out, ", %lld of %lld lost packets at %s pps (+5%%)",
+			json_integer_value(json_object_get(c, "lossy_above")), reps,
+			fmt_count(x, sizeof(x), json_object_get(c, "above_pps")));
+		if (json_integer_value(json_object_get(c, "lowered")))
+			fprintf(out, "; lowered %lld time(s) by 2%% after a lossy repeat",
+				json_integer_value(json_object_get(c, "lowered")));
+		fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
+			? ": the highest lossless rate is within 5% above it."
+			: ": NOT confirmed within 5%.");
+	}
 	{
 		const json_t *c = json_object_get(s, "conservation");
 		char x[48], y[48], z[48];

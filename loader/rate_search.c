@@ -61,3 +61,50 @@ int rate_search(rate_probe_fn fn, void *ctx, double precision, int max_steps,
 	}
 	return 0;
 }
+
+/* @reps trials at @rate; returns the lossless ones (>= 0) or -errno */
+static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, double *cpu)
+{
+	int ok = 0;
+
+	for (int i = 0; i < reps; i++) {
+		struct rate_probe p = { .rate_pps = rate };
+		int e = fn(ctx, rate, &p);
+
+		if (e)
+			return e;
+		ok += p.lossless;
+		if (p.lossless && cpu)
+			*cpu = p.cpu_ns_per_pkt;
+	}
+	return ok;
+}
+
+int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
+			struct rate_search_result *res)
+{
+	int n;
+
+	if (reps < 1 || margin <= 0)
+		return -EINVAL;
+	if (res->sender_bound || !res->max_drop_pps)
+		return 0;
+	res->confirm_reps = reps;
+	for (;;) {
+		n = lossless_of(fn, ctx, res->max_drop_pps, reps, &res->cpu_ns_per_pkt);
+		if (n < 0)
+			return n;
+		res->confirm_lossless_at_max = n;
+		if (n == reps || res->confirm_lowered == 3)
+			break;
+		res->confirm_lowered++;
+		res->max_drop_pps = (uint64_t)((double)res->max_drop_pps * 0.98);
+	}
+	res->confirm_above_pps = (uint64_t)((double)res->max_drop_pps * (1 + margin));
+	n = lossless_of(fn, ctx, res->confirm_above_pps, reps, NULL);
+	if (n < 0)
+		return n;
+	res->confirm_lossy_above = reps - n;
+	res->confirmed = res->confirm_lossless_at_max == reps && res->confirm_lossy_above > 0;
+	return 0;
+}

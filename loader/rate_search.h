@@ -26,6 +26,13 @@ struct rate_search_result {
 	double cpu_ns_per_pkt;   /* at that rate */
 	int steps;
 	struct rate_probe probe[32];
+	/* filled by rate_search_confirm */
+	int confirm_reps;            /* trials at each rate (0: not confirmed) */
+	int confirm_lossless_at_max; /* of confirm_reps at max_drop_pps */
+	uint64_t confirm_above_pps;  /* max_drop_pps * (1 + margin) */
+	int confirm_lossy_above;     /* of confirm_reps at confirm_above_pps */
+	int confirm_lowered;         /* times max_drop_pps was lowered 2% (a lossy repeat) */
+	bool confirmed;              /* every trial at max lossless, one or more above lossy */
 };
 
 /*
@@ -36,5 +43,16 @@ struct rate_search_result {
  */
 int rate_search(rate_probe_fn fn, void *ctx, double precision, int max_steps,
 		struct rate_search_result *res);
+
+/*
+ * rate_search_confirm - check a search's answer with repeats: @reps trials at
+ * max_drop_pps must all be lossless (if one is not, max_drop_pps is lowered by 2% and
+ * checked again, at most 3 times), and at least one of @reps trials at
+ * max_drop_pps * (1 + @margin) (e.g. 0.05) must lose packets: then the true lossless
+ * rate lies in [max, max * (1 + margin)). Does nothing when the search was sender-bound
+ * or found nothing. Returns 0 (the outcome in @res->confirm_*) or the probe's -errno.
+ */
+int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
+			struct rate_search_result *res);
 
 #endif

@@ -17,6 +17,8 @@
 
 #include "udp_sender.h"
 
+struct bpf_link;
+
 enum sender_kind { SENDER_UDP = 0, SENDER_PACKET, SENDER_XDP_LIVE, SENDER_NR };
 
 const char *sender_name(enum sender_kind k);
@@ -39,6 +41,7 @@ struct sender {
 	struct udp_sender udp;
 	int fd;                    /* packet: the AF_PACKET socket */
 	void *skel;                /* xdp-live: struct xdp_tx_bpf * */
+	struct bpf_link *resident; /* xdp-live: its program attached to dev (an XDP link) */
 	int ifindex;
 	unsigned char frame[1600];
 	unsigned int frame_len;

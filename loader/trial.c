@@ -220,7 +220,14 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	lost = r->dut_rx_dropped;
 	if (r->mode == MODE_XDPDRV || r->mode == MODE_XDPGENERIC)
 		lost = lost > r->dropped ? lost - r->dropped : 0;
-	r->lost_before_dut = lost + r->snd_tx_dropped;
+	/* veth counts a packet it could not hand to the peer twice: in the sender's
+	 * tx_dropped and in the DUT's rx_dropped (veth_xmit's drop and enqueue_to_backlog's,
+	 * or veth_get_stats64 adding the DUT queue's peer_tq_xdp_xmit_err to both), so there
+	 * the larger of the two is the loss; elsewhere (tap and guest) they add up */
+	if (env->veth_pair)
+		r->lost_before_dut = lost > r->snd_tx_dropped ? lost : r->snd_tx_dropped;
+	else
+		r->lost_before_dut = lost + r->snd_tx_dropped;
 	lost = r->lost_before_dut;
 	r->unexplained = (int64_t)r->sent - (int64_t)r->pkts_at_dut - (int64_t)lost;
 	r->valid = r->sent > 0 &&

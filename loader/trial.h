@@ -52,6 +52,7 @@ struct trial_env {
 	struct pmu_counters *pmu;        /* timing pass: open PMU counters (local DUT), or NULL */
 	const char *profile_path;        /* profile pass: perf data is written to PATH.data */
 	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
+	bool veth_pair;                  /* veth: one drop on the way shows on both ends */
 	struct softirq_tasks vcpus;      /* ... and its vCPU threads */
 };
 

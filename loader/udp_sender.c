@@ -126,18 +126,25 @@ int udp_sender_open(struct udp_sender *s, const struct udp_sender_opts *opts)
 	return 0;
 }
 
-static void pace(uint64_t start_ns, uint64_t sent, uint64_t rate_pps)
+void send_pace(uint64_t *start_ns, uint64_t sent, uint64_t rate_pps, uint64_t burst)
 {
-	uint64_t due = start_ns + sent * 1000000000ull / rate_pps;
+	uint64_t due = *start_ns + sent * 1000000000ull / rate_pps;
 	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	uint64_t slack = 2 * burst * 1000000000ull / rate_pps;
 
-	if (due > now + 50000) {
-		struct timespec ts = { .tv_sec = (time_t)((due - now) / 1000000000ull),
-				       .tv_nsec = (long)((due - now) % 1000000000ull) };
-		nanosleep(&ts, NULL);
+	if (now > due + slack) {
+		*start_ns += now - due; /* preempted: move on, no catch-up burst */
+		return;
 	}
-	while (now_ns(CLOCK_MONOTONIC) < due)
-		;
+	while ((now = now_ns(CLOCK_MONOTONIC)) < due) {
+		if (due - now > 200000) {
+			uint64_t d = due - now - 150000;
+			struct timespec ts = { .tv_sec = (time_t)(d / 1000000000ull),
+					       .tv_nsec = (long)(d % 1000000000ull) };
+
+			nanosleep(&ts, NULL);
+		}
+	}
 }
 
 int udp_sender_send(struct udp_sender *s, uint64_t count, volatile int *stop,
@@ -145,6 +152,7 @@ int udp_sender_send(struct udp_sender *s, uint64_t count, volatile int *stop,
 {
 	struct sender_bufs *b = s->priv;
 	uint64_t wall0 = now_ns(CLOCK_MONOTONIC), cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t sched0 = wall0;
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -154,7 +162,7 @@ int udp_sender_send(struct udp_sender *s, uint64_t count, volatile int *stop,
 		int r;
 
 		if (s->opts.rate_pps)
-			pace(wall0, res->sent, s->opts.rate_pps);
+			send_pace(&sched0, res->sent, s->opts.rate_pps, s->opts.batch);
 		r = sendmmsg(s->fd, b->msgs, n, 0);
 		if (r < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {

@@ -47,4 +47,13 @@ void udp_sender_close(struct udp_sender *s);
 /* pin_to_cpu - pin the calling thread to @cpu (>= 0). Returns 0 or -errno. */
 int pin_to_cpu(int cpu);
 
+/*
+ * send_pace - wait (sleep, then spin) until packet @sent of a stream paced at @rate_pps
+ * from *@start_ns (CLOCK_MONOTONIC, ns) is due. A sender that fell more than two bursts
+ * of @burst packets behind (it was preempted) moves the schedule on (*@start_ns) instead
+ * of catching up: a catch-up would be a burst far above the offered rate, overflowing the
+ * DUT's ring and reading as the DUT's loss. The rate reached shows in the wall time.
+ */
+void send_pace(uint64_t *start_ns, uint64_t sent, uint64_t rate_pps, uint64_t burst);
+
 #endif

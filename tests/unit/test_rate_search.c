@@ -85,6 +85,63 @@ static void test_bounded_steps(void **state)
 	assert_int_equal(rate_search(model_probe, &m, 0.02, 1, &r), -EINVAL);
 }
 
+/* the repeats confirm an exact search: lossless at max, lossy 5% above */
+static void test_confirm_brackets_capacity(void **state)
+{
+	struct model m = { .capacity = 1.47e6, .sender_max = 4e6 };
+	struct rate_search_result r;
+
+	(void)state;
+	assert_int_equal(rate_search(model_probe, &m, 0.02, 20, &r), 0);
+	assert_int_equal(rate_search_confirm(model_probe, &m, 3, 0.05, &r), 0);
+	assert_true(r.confirmed);
+	assert_int_equal(r.confirm_lossless_at_max, 3);
+	assert_int_equal(r.confirm_lossy_above, 3);
+	assert_int_equal(r.confirm_lowered, 0);
+	assert_true((double)r.confirm_above_pps > m.capacity);
+}
+
+/* a search that landed on a flaky rate is lowered until every repeat is lossless */
+static void test_confirm_lowers_a_flaky_max(void **state)
+{
+	(void)state;
+	for (unsigned int seed = 1; seed <= 50; seed++) {
+		struct model m = { .capacity = 2.06e6, .sender_max = 3.1e6, .noise = 1, .seed = seed };
+		struct rate_search_result r = { .max_drop_pps = 2060000 }; /* at the noisy edge */
+
+		assert_int_equal(rate_search_confirm(model_probe, &m, 3, 0.05, &r), 0);
+		assert_true(r.confirmed);
+		assert_true((double)r.max_drop_pps <= m.capacity);
+		assert_true((double)r.max_drop_pps >= 0.95 * m.capacity);
+		assert_true(r.confirm_lowered <= 3);
+	}
+}
+
+/* a wrong answer (far below capacity) is caught: 5% above it is still lossless */
+static void test_confirm_rejects_a_low_answer(void **state)
+{
+	struct model m = { .capacity = 1.47e6, .sender_max = 4e6 };
+	struct rate_search_result r = { .max_drop_pps = 1000000 };
+
+	(void)state;
+	assert_int_equal(rate_search_confirm(model_probe, &m, 3, 0.05, &r), 0);
+	assert_false(r.confirmed);
+	assert_int_equal(r.confirm_lossy_above, 0);
+}
+
+/* nothing to confirm when the sender was the limit */
+static void test_confirm_skips_sender_bound(void **state)
+{
+	struct model m = { .capacity = 5e6, .sender_max = 2e6 };
+	struct rate_search_result r;
+
+	(void)state;
+	assert_int_equal(rate_search(model_probe, &m, 0.02, 20, &r), 0);
+	assert_int_equal(rate_search_confirm(model_probe, &m, 3, 0.05, &r), 0);
+	assert_int_equal(r.confirm_reps, 0);
+	assert_false(r.confirmed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +149,10 @@ int main(void)
 		cmocka_unit_test(test_noisy_edge_still_within_five_percent),
 		cmocka_unit_test(test_sender_bound),
 		cmocka_unit_test(test_bounded_steps),
+		cmocka_unit_test(test_confirm_brackets_capacity),
+		cmocka_unit_test(test_confirm_lowers_a_flaky_max),
+		cmocka_unit_test(test_confirm_rejects_a_low_answer),
+		cmocka_unit_test(test_confirm_skips_sender_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
