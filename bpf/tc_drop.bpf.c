@@ -3,12 +3,23 @@
  * tc_drop.bpf.c: the UDP-drop classifier as a TC program (clsact ingress, cls_bpf
  * direct-action, or tcx). The classifier reads the frame from the linear data; when
  * the headers it may need lie in paged fragments, they are pulled first
- * (bpf_skb_pull_data), so a non-linear skb is decided like a linear one.
+ * (bpf_skb_pull_data), so a non-linear skb is decided like a linear one. How often
+ * that happened is counted in `pulled` (TC only; the XDP program has no such map).
  */
 #include "drop_common.bpf.h"
 
 #define TC_ACT_OK 0
 #define TC_ACT_SHOT 2
+
+/* Frames for which the program called bpf_skb_pull_data because its linear data ended
+ * before the headers the classifier may read: one per-CPU __u64 at key 0, read by user
+ * space like `verdicts` (summed over the CPUs). Counts only; no verdict depends on it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} pulled SEC(".maps");
 
 SEC("tc")
 int tc_drop(struct __sk_buff *skb)
@@ -17,8 +28,11 @@ int tc_drop(struct __sk_buff *skb)
 	void *data_end = (void *)(long)skb->data_end;
 
 	if (data_end - data < UDPC_MAX_HDR_BYTES && skb->len > (__u32)(data_end - data)) {
-		__u32 want = skb->len < UDPC_MAX_HDR_BYTES ? skb->len : UDPC_MAX_HDR_BYTES;
+		__u32 want = skb->len < UDPC_MAX_HDR_BYTES ? skb->len : UDPC_MAX_HDR_BYTES, key = 0;
+		__u64 *cnt = bpf_map_lookup_elem(&pulled, &key);
 
+		if (cnt)
+			*cnt += 1;
 		bpf_skb_pull_data(skb, want);
 		data = (void *)(long)skb->data;
 		data_end = (void *)(long)skb->data_end;

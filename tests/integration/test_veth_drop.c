@@ -2,10 +2,13 @@
 /*
  * Integration tests on a real veth pair (topologies/veth.sh) with real programs and
  * real packets: each mode drops exactly the packets sent to port 9999, lets the
- * others pass, and leaves the skb counters the mechanism predicts; the CLI refuses
+ * others pass, and leaves the skb counters the mechanism predicts (the TC program pulls
+ * nothing from these linear skbs: its `pulled` counter stays 0); the CLI refuses
  * bad input with the documented exit codes; nothing is left behind.
  * Needs root. Run from the repository root.
  */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <limits.h>
 #include <net/if.h>
@@ -26,6 +29,7 @@
 #include "netns.h"
 #include "sender.h"
 #include "skb_counters_user.h"
+#include "tc_drop.skel.h"
 #include "udp_sender.h"
 
 #define DROP_PORT 9999
@@ -110,7 +114,23 @@ static void send_from_sender(uint16_t port, uint64_t count)
 
 struct mode_counts {
 	uint64_t dropped, passed, stack_entries, skbs_freed;
+	uint64_t pulled; /* tc, tcx: frames the program called bpf_skb_pull_data for */
 };
+
+/* The TC program's `pulled` counter, summed over the CPUs. */
+static uint64_t tc_pulled(const struct drop_attachment *a)
+{
+	struct tc_drop_bpf *skel = a->skel;
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t sum = 0, vals[ncpu > 0 ? ncpu : 1];
+	uint32_t key = 0;
+
+	assert_true(ncpu > 0);
+	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(skel->maps.pulled), &key, vals), 0);
+	for (int c = 0; c < ncpu; c++)
+		sum += vals[c];
+	return sum;
+}
 
 /* Attach @mode on the DUT, send N_DROP to the drop port (counted) and N_PASS to
  * another port, detach, and check that nothing stays attached. */
@@ -160,6 +180,11 @@ static void run_mode(enum drop_mode mode, struct mode_counts *mc)
 	mc->stack_entries = skb_count_value(after.v, SKB_STACK_ENTRIES,
 					    c.plan.backend[SKB_STACK_ENTRIES]);
 	mc->skbs_freed = skb_count_value(after.v, SKB_FREED, c.plan.backend[SKB_FREED]);
+	mc->pulled = 0;
+	if (mode == MODE_TC || mode == MODE_TCX) {
+		mc->pulled = tc_pulled(&a);
+		printf("# %s: pulled %llu\n", drop_mode_name(mode), (unsigned long long)mc->pulled);
+	}
 	printf("# %s: dropped %llu passed %llu stack_entries %llu skbs_freed %llu\n",
 	       drop_mode_name(mode), (unsigned long long)mc->dropped,
 	       (unsigned long long)mc->passed, (unsigned long long)mc->stack_entries,
@@ -209,6 +234,7 @@ static void test_tc_drops_after_the_stack_entry(void **state)
 	assert_true(mc.passed >= N_PASS);
 	assert_true(mc.stack_entries >= N_DROP);
 	assert_true(mc.skbs_freed >= N_DROP);
+	assert_int_equal(mc.pulled, 0); /* a socket's small frames arrive linear */
 	/* the clsact qdisc xdptc created is gone */
 	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc show dev %s", dut_ns, dut_dev), 0);
 	assert_null(strstr(out, "clsact"));
@@ -224,6 +250,7 @@ static void test_tcx_drops_after_the_stack_entry(void **state)
 	assert_true(mc.passed >= N_PASS);
 	/* tcx runs where clsact does, inside __netif_receive_skb_core */
 	assert_true(mc.stack_entries >= N_DROP);
+	assert_int_equal(mc.pulled, 0);
 }
 
 static void test_tcx_cli_pins_and_detaches(void **state)
