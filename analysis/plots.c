@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "plots.h"
+#include "summary.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -54,9 +55,9 @@ static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndel
 			if (!strcmp(str_of(t, "pass"), "timing") && !strcmp(str_of(t, "mode"), mode) &&
 			    json_is_true(json_object_get(t, "valid")))
 				fprintf(cpu, "%zu %.6g\n", i,
-					json_number_value(json_object_get(t, "cpu_ns_per_pkt")));
+					json_number_value(json_object_get(t, summary_time_metric(run))));
 		fprintf(med, "%zu \"%s\"", i, mode);
-		num_or_missing(med, json_object_get(m, "cpu_ns_per_pkt"), 1);
+		num_or_missing(med, json_object_get(m, summary_time_metric(run)), 1);
 		fputc('\n', med);
 		fprintf(cn, "\"%s\"", mode);
 		{
@@ -100,7 +101,10 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 {
 	FILE *f = open_in(dir, "plots.gp");
 	const json_t *g = json_object_get(run, "guest");
-	const char *title = json_is_true(json_object_get(g, "emulated_time"))
+	const char *tm = summary_time_metric(run);
+	const char *title = !strcmp(tm, "instructions_per_pkt")
+				    ? "instructions_per_pkt (icount guest: 1 ns = 1 instruction)"
+			    : json_is_true(json_object_get(g, "emulated_time"))
 				    ? "cpu_ns_per_pkt (guest vCPU time, emulated: TCG)"
 				    : "cpu_ns_per_pkt";
 	const char *terms[2][2] = { { "svg size 800,480 dynamic noenhanced font 'Verdana,11'", "svg" },
@@ -115,10 +119,10 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 	for (int k = 0; k < 2; k++) {
 		fprintf(f, "\nset terminal %s\n", terms[k][0]);
 		/* per-mode distribution of the timing pass */
-		fprintf(f, "set output 'cpu_ns_per_pkt.%s'\n", terms[k][1]);
+		fprintf(f, "set output '%s.%s'\n", tm, terms[k][1]);
 		fprintf(f, "set title '%s, each timing repetition (dots) and the median (bar)'\n", title);
-		fprintf(f, "set ylabel 'ns per packet'\nset xrange [-0.6:%d.6]\nset yrange [0:*]\n",
-			nmodes - 1);
+		fprintf(f, "set ylabel '%s per packet'\nset xrange [-0.6:%d.6]\nset yrange [0:*]\n",
+			strcmp(tm, "instructions_per_pkt") ? "ns" : "instructions", nmodes - 1);
 		fputs("set boxwidth 0.5\nset style fill transparent solid 0.3 noborder\n"
 		      "plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', "
 		      "'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'\n", f);

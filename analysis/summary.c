@@ -81,8 +81,24 @@ static double set_median(json_t *m, const json_t *trials, const char *pass, cons
 	return med;
 }
 
+const char *summary_time_metric(const json_t *run)
+{
+	const char *tm = json_string_value(json_object_get(run, "time_metric"));
+
+	return tm && !strcmp(tm, "instructions_per_pkt") ? tm : "cpu_ns_per_pkt";
+}
+
+/* @buf = the time metric's name + @suffix ("_min", "_cv", ...) */
+static const char *tm_key(char *buf, size_t len, const char *tm, const char *suffix)
+{
+	snprintf(buf, len, "%s%s", tm, suffix);
+	return buf;
+}
+
 static json_t *mode_summary(const json_t *run, const char *mode)
 {
+	const char *tm = summary_time_metric(run);
+	char k1[64];
 	const json_t *trials = json_object_get(run, "trials");
 	const json_t *caps = json_object_get(run, "capabilities");
 	const char *pmu_why = json_string_value(json_object_get(json_object_get(caps, "pmu"), "reason"));
@@ -106,17 +122,20 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	set_median(m, trials, "timing", mode, "sent", "sent", "no valid timing trial");
 	set_median(m, trials, "timing", mode, "pkts_at_dut", "pkts_at_dut", "no valid timing trial");
 
-	n = collect(trials, "timing", mode, "cpu_ns_per_pkt", vals, NULL);
-	set_median(m, trials, "timing", mode, "cpu_ns_per_pkt", "cpu_ns_per_pkt",
-		   "no valid timing trial");
-	json_object_set_new(m, "cpu_ns_per_pkt_min", num_or_null(n ? stats_min(vals, n) : NAN));
-	json_object_set_new(m, "cpu_ns_per_pkt_max", num_or_null(n ? stats_max(vals, n) : NAN));
-	json_object_set_new(m, "cpu_ns_per_pkt_cv", num_or_null(stats_cv(vals, n)));
+	/* the time metric: cpu_ns_per_pkt, or in an icount guest instructions_per_pkt */
+	n = collect(trials, "timing", mode, tm, vals, NULL);
+	set_median(m, trials, "timing", mode, tm, tm, "no valid timing trial");
+	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_min"),
+			    num_or_null(n ? stats_min(vals, n) : NAN));
+	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_max"),
+			    num_or_null(n ? stats_max(vals, n) : NAN));
+	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_cv"), num_or_null(stats_cv(vals, n)));
 
 	set_median(m, trials, "timing", mode, "cycles_per_pkt", "cycles_per_pkt",
 		   pmu_why ? pmu_why : "no PMU");
-	set_median(m, trials, "timing", mode, "instructions_per_pkt", "instructions_per_pkt",
-		   pmu_why ? pmu_why : "no PMU");
+	if (strcmp(tm, "instructions_per_pkt"))
+		set_median(m, trials, "timing", mode, "instructions_per_pkt", "instructions_per_pkt",
+			   pmu_why ? pmu_why : "no PMU");
 
 	set_median(m, trials, "count", mode, "pkts_at_dut", "count_pkts_at_dut",
 		   "no valid count trial");
@@ -196,12 +215,12 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	/* observer effect: what the count and BPF-statistics passes cost per packet, against
 	 * the timing pass (medians of different moments, so not paired) */
 	{
-		double t = json_number_value(json_object_get(m, "cpu_ns_per_pkt"));
+		double t = json_number_value(json_object_get(m, tm));
 		static const char *const passes[] = { "count", "bpfstats" };
 
 		for (int k = 0; k < 2; k++) {
 			double v[MAX_VALUES];
-			size_t nv = collect(trials, passes[k], mode, "cpu_ns_per_pkt", v, NULL);
+			size_t nv = collect(trials, passes[k], mode, tm, v, NULL);
 			char key[64];
 
 			snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
@@ -320,14 +339,15 @@ json_t *summary_compute(const json_t *run)
 		if (!base || !strcmp(b, base))
 			continue;
 		snprintf(aa, sizeof(aa), "%s-aa", base);
-		json_t *d = pair_delta(run, "cpu_ns_per_pkt", base, b);
+		json_t *d = pair_delta(run, summary_time_metric(run), base, b);
 
 		if (!strcmp(b, aa)) { /* the same mode as two arms: the noise floor */
 			json_object_set_new(d, "aa", json_true());
 			if (json_is_number(json_object_get(d, "ci95_lo")))
 				json_object_set_new(
 					s, "noise_floor",
-					json_pack("{s:s, s:f, s:f, s:f}", "metric", "cpu_ns_per_pkt",
+					json_pack("{s:s, s:f, s:f, s:f}", "metric",
+						  summary_time_metric(run),
 						  "ci95_lo", json_number_value(json_object_get(d, "ci95_lo")),
 						  "ci95_hi", json_number_value(json_object_get(d, "ci95_hi")),
 						  "half_width",
@@ -412,9 +432,13 @@ static const char *fmt_count(char *buf, size_t len, const json_t *v)
 
 static void row(FILE *out, const json_t *modes, const char *label, const char *key, int kind)
 {
+	char kmin[64], kmax[64];
+
 	size_t i;
 	json_t *m;
 
+	snprintf(kmin, sizeof(kmin), "%s_min", key);
+	snprintf(kmax, sizeof(kmax), "%s_max", key);
 	fprintf(out, "| %s |", label);
 	json_array_foreach(modes, i, m) {
 		char a[48], b[48], c[48];
@@ -428,8 +452,8 @@ static void row(FILE *out, const json_t *modes, const char *label, const char *k
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 1));
 		else /* median (min-max) */
 			fprintf(out, " %s (%s-%s) |", fmt_num(a, sizeof(a), v, 1),
-				fmt_num(b, sizeof(b), json_object_get(m, "cpu_ns_per_pkt_min"), 1),
-				fmt_num(c, sizeof(c), json_object_get(m, "cpu_ns_per_pkt_max"), 1));
+				fmt_num(b, sizeof(b), json_object_get(m, kmin), 1),
+				fmt_num(c, sizeof(c), json_object_get(m, kmax), 1));
 	}
 	fprintf(out, "\n");
 }
@@ -496,6 +520,21 @@ int summary_render_md(const json_t *run, FILE *out)
 				     "are translated and run by qemu, so only the within-run "
 				     "comparison and the counts carry meaning, not the absolute "
 				     "nanoseconds\n");
+	} else if (!strcmp(summary_time_metric(run), "instructions_per_pkt")) {
+		const json_t *en = json_object_get(run, "engine");
+
+		fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG guest "
+			     "(%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
+			str_or(json_string_value(json_object_get(en, "qemu")), "?"),
+			str_or(json_string_value(json_object_get(en, "icount")), "?"),
+			str_or(json_string_value(json_object_get(en, "guest_kernel")), "?"),
+			str_or(json_string_value(json_object_get(en, "host_cpu_model")), "?"),
+			str_or(json_string_value(json_object_get(en, "host_kernel")), "?"));
+		fprintf(out, "- Time: instructions_per_pkt = guest CPU time in ns of the sender thread "
+			     "(which runs the veth receive softirq) + ksoftirqd/NAPI threads, over "
+			     "pkts_at_dut; at -icount shift=0 the guest clock advances 1 ns per guest "
+			     "instruction, so these ns are instructions (no cpu_ns_per_pkt: emulated "
+			     "time is no host time); timing pass with no tracing and BPF statistics off\n");
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
@@ -529,10 +568,18 @@ int summary_render_md(const json_t *run, FILE *out)
 		fprintf(out, "---|");
 	fprintf(out, "\n");
 	row(out, modes, "pkts_at_dut (median, timing pass)", "pkts_at_dut", 0);
-	row(out, modes, "cpu_ns_per_pkt, median (min-max)", "cpu_ns_per_pkt", 3);
-	row(out, modes, "cpu_ns_per_pkt coefficient of variation", "cpu_ns_per_pkt_cv", 1);
+	{
+		const char *tm = summary_time_metric(run);
+		char label[96], key[64];
+
+		snprintf(label, sizeof(label), "%s, median (min-max)", tm);
+		row(out, modes, label, tm, 3);
+		snprintf(label, sizeof(label), "%s coefficient of variation", tm);
+		row(out, modes, label, tm_key(key, sizeof(key), tm, "_cv"), 1);
+	}
 	row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
-	row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
+	if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
+		row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
 	row(out, modes, "stack_entries (count pass)", "stack_entries", 0);
 	row(out, modes, "stack_entries per pkt", "stack_entries_per_pkt", 1);
 	row(out, modes, "skbs_freed", "skbs_freed", 0);
@@ -628,6 +675,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	json_array_foreach(json_object_get(s, "deltas"), i, d) {
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
+		int pr;
 
 		fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
 			json_string_value(json_object_get(d, "a")),
@@ -637,12 +685,15 @@ int summary_render_md(const json_t *run, FILE *out)
 				str_or(json_string_value(json_object_get(d, "reason")), ""));
 			continue;
 		}
-		fprintf(out, "%+.1f%% | [%+.1f%%, %+.1f%%] | %+.1f%% .. %+.1f%% | %lld | %s |\n",
-			100 * json_number_value(json_object_get(d, "rel_delta")),
-			100 * json_number_value(lo),
-			100 * json_number_value(json_object_get(d, "ci95_hi")),
-			100 * json_number_value(json_object_get(d, "pair_min")),
-			100 * json_number_value(json_object_get(d, "pair_max")), pairs,
+		/* two decimals when the interval is narrower than 1 point (icount) */
+		pr = json_number_value(json_object_get(d, "ci95_hi")) - json_number_value(lo) < 0.01
+			? 2 : 1;
+		fprintf(out, "%+.*f%% | [%+.*f%%, %+.*f%%] | %+.*f%% .. %+.*f%% | %lld | %s |\n",
+			pr, 100 * json_number_value(json_object_get(d, "rel_delta")),
+			pr, 100 * json_number_value(lo),
+			pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
+			pr, 100 * json_number_value(json_object_get(d, "pair_min")),
+			pr, 100 * json_number_value(json_object_get(d, "pair_max")), pairs,
 			json_is_true(json_object_get(d, "real"))
 				? "real (interval excludes 0)"
 				: pairs < SUMMARY_MIN_PAIRS_REAL ? "too few pairs to call"
@@ -653,22 +704,25 @@ int summary_render_md(const json_t *run, FILE *out)
 	{
 		const json_t *nf = json_object_get(s, "noise_floor");
 
+		int pr = json_number_value(json_object_get(nf, "half_width")) < 0.005 ? 2 : 1;
+
 		if (nf)
 			fprintf(out, "\nA/A noise floor (the first mode measured as two arms): 95%% "
-				     "interval [%+.1f%%, %+.1f%%], half-width %.1f%%. A delta inside "
+				     "interval [%+.*f%%, %+.*f%%], half-width %.*f%%. A delta inside "
 				     "that band is no larger than what this run measures between "
 				     "identical arms.\n",
-				100 * json_number_value(json_object_get(nf, "ci95_lo")),
-				100 * json_number_value(json_object_get(nf, "ci95_hi")),
-				100 * json_number_value(json_object_get(nf, "half_width")));
+				pr, 100 * json_number_value(json_object_get(nf, "ci95_lo")),
+				pr, 100 * json_number_value(json_object_get(nf, "ci95_hi")),
+				pr, 100 * json_number_value(json_object_get(nf, "half_width")));
 	}
 	if (small)
 		fprintf(out, "\nWith fewer than 10 pairs the bootstrap interval of the median is close to "
 			     "the range of the pairs; raise the repetitions for a sharper interval.\n");
-	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median cpu_ns_per_pkt of "
+	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median %s of "
 		     "the count pass (probes attached) and of the BPF-statistics pass, against the "
 		     "timing pass, in percent (different moments, not paired). No trial is dropped "
-		     "as an outlier: medians and the bootstrap of the median resist them.\n");
+		     "as an outlier: medians and the bootstrap of the median resist them.\n",
+		summary_time_metric(run));
 	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "
 		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "

@@ -29,6 +29,11 @@
  */
 json_t *summary_compute(const json_t *run);
 
+/* summary_time_metric - the run's time metric (its "time_metric"): "cpu_ns_per_pkt"
+ * (CPU time, ns per packet; the default) or "instructions_per_pkt" (the icount engine:
+ * guest ns at -icount shift=0, one per guest instruction). */
+const char *summary_time_metric(const json_t *run);
+
 /* summary_render_md - write the markdown summary of @run (which must hold "summary")
  * to @out. Returns 0, or -EINVAL when fields are missing. */
 int summary_render_md(const json_t *run, FILE *out);

@@ -42,6 +42,11 @@
 #define VIRTIO_DEFAULT_PACKETS 50000
 #define VIRTIO_DEFAULT_REPS 10
 #define VIRTIO_DEFAULT_RATE 50000
+/* the icount engine: instructions per packet repeat to a few parts per million, so small
+ * windows do; about 3 minutes for tc, xdpdrv and an A/A arm here */
+#define ICOUNT_DEFAULT_PACKETS 20000
+#define ICOUNT_DEFAULT_REPS 11
+#define ICOUNT_DEFAULT_COUNT_REPS 2
 
 
 /* run_opts_parse - the options of `xdptc run` into @o (and the topologies directory
@@ -62,7 +67,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
 		"  --packets   packets per measured window, k/M suffixes (default 200k; virtio 50k)\n"
 		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 50k)\n"
-		"  --guest-kernel  virtio guest kernel: 6.1 (default) or 6.12\n"
+		"  --guest-kernel  guest kernel (virtio, or the icount engine): 6.1 (default)\n"
+		"              or 6.12\n"
 		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
 		"              e.g. fentry,tracepoint keeps kprobes off\n"
 		"  --sender    udp (a socket, default), packet (AF_PACKET, qdisc bypassed) or\n"
@@ -70,6 +76,11 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"  --find-max-rate  after the passes, search each mode's highest offered rate\n"
 		"              dropped with no loss before the DUT (max_drop_pps; bisection,\n"
 		"              at most 12 trials of --packets each, to 2%)\n"
+		"  --engine    host (default): measure on this machine; icount: run the whole\n"
+		"              veth experiment inside a qemu TCG guest with -icount shift=0,\n"
+		"              sleep=off, where guest time counts guest instructions: reports\n"
+		"              instructions_per_pkt instead of cpu_ns_per_pkt, the same on every\n"
+		"              host (defaults 20k packets x 11 reps; --guest-kernel applies)\n"
 		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, so the\n"
 		"              receive path can fall behind the sender (with --sender xdp-live,\n"
 		"              what makes a veth rate search find the DUT's capacity)\n"
@@ -109,9 +120,12 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		{ "sender", required_argument, NULL, 'Z' },
 		{ "find-max-rate", no_argument, NULL, 'M' },
 		{ "threaded-napi", no_argument, NULL, 'T' },
+		{ "engine", required_argument, NULL, 'E' },
+		{ "inside-icount", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0, guest_kernel_set = 0;
+	int count_reps_set = 0;
 	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
 		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
@@ -127,7 +141,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTE:Iqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -150,6 +164,15 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			break;
 		case 'M':
 			o.find_max_rate = true;
+			break;
+		case 'E':
+			if (!strcmp(optarg, "icount"))
+				o.engine = ENGINE_ICOUNT;
+			else if (strcmp(optarg, "host"))
+				return bad_value("--engine", optarg, "host or icount");
+			break;
+		case 'I':
+			o.inside_icount = true;
 			break;
 		case 'T':
 			o.threaded_napi = true;
@@ -189,6 +212,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			if (parse_count(optarg, 100, &v) || v < 1)
 				return bad_value("--count-reps", optarg, "1-100 repetitions");
 			o.count_reps = (int)v;
+			count_reps_set = 1;
 			break;
 		case 'm':
 			n = parse_modes(optarg, o.modes, RUN_MAX_MODES);
@@ -236,9 +260,32 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (strcmp(o.topology, "virtio") && getenv("GUEST_KERNEL") && guest_kernel_set) {
-		fprintf(stderr, "xdptc: --guest-kernel applies to --topology virtio only\n");
+	if (strcmp(o.topology, "virtio") && o.engine != ENGINE_ICOUNT && guest_kernel_set) {
+		fprintf(stderr, "xdptc: --guest-kernel applies to --topology virtio or --engine "
+				"icount only\n");
 		return EXIT_USAGE;
+	}
+	if (o.engine == ENGINE_ICOUNT) {
+		if (strcmp(o.topology, "veth")) {
+			fprintf(stderr, "xdptc: --engine icount runs the veth topology inside an "
+					"icount guest; --topology %s is not supported with it\n",
+				o.topology);
+			return EXIT_USAGE;
+		}
+		if (o.find_max_rate || o.threaded_napi || o.rate_pps) {
+			fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
+					"--find-max-rate, --threaded-napi and --rate do not apply\n");
+			return EXIT_USAGE;
+		}
+		/* instructions repeat exactly: small windows suffice, and an emulated
+		 * guest is slow (about 3 s of host time per 20,000-packet window here) */
+		if (!packets_set)
+			o.packets = ICOUNT_DEFAULT_PACKETS;
+		if (!reps_set)
+			o.reps = ICOUNT_DEFAULT_REPS;
+		if (!count_reps_set)
+			o.count_reps = ICOUNT_DEFAULT_COUNT_REPS;
+		o.flame = false; /* perf in the guest samples emulated time only */
 	}
 	if (!strcmp(o.topology, "virtio")) {
 		/* an emulated guest drops tens of thousands of packets per second, not
@@ -261,6 +308,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		return c;
 	default_topologies_dir(topodir, len);
 	o.topologies_dir = topodir;
+	o.argc = argc;
+	o.argv = argv;
 	*out = o;
 	return -1;
 }

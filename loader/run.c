@@ -29,8 +29,16 @@
 #include "trial.h"
 
 #include "report.h" /* RUN_SCHEMA */
+#include "run_internal.h"
 
 static volatile int g_stop;
+
+bool run_stopped(void)
+{
+	return g_stop;
+}
+/* the trials' time metric: CPU time, or inside the icount engine's guest instructions */
+static const char *g_time_key = "cpu_ns_per_pkt";
 
 static void on_signal(int sig)
 {
@@ -40,7 +48,7 @@ static void on_signal(int sig)
 		kill(trial_child_pid, SIGKILL);
 }
 
-static void install_signals(void)
+void run_signals_install(void)
 {
 	struct sigaction sa;
 
@@ -56,14 +64,6 @@ static void install_signals(void)
 
 /* ---- topology ---- */
 
-struct topology {
-	char prefix[16];
-	char snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16], snd_addr[48], dut_addr[48];
-	char dut_mac[24];
-	char ctl_sock[128], accel[16], accel_reason[128], guest_kernel[64], qemu_version[128];
-	char qemu_pid[16];
-	int up;
-};
 
 static void copy_val(char *dst, size_t len, const char *line, const char *key)
 {
@@ -75,13 +75,14 @@ static void copy_val(char *dst, size_t len, const char *line, const char *key)
 	}
 }
 
-static int topology_cmd(const struct run_opts *o, const char *verb, struct topology *t)
+int run_topology_cmd(const struct run_opts *o, const char *topology, const char *verb,
+		     struct topology *t)
 {
 	char cmd[PATH_MAX + 64], line[256];
 	FILE *p;
 
 	snprintf(cmd, sizeof(cmd), "XDPTC_OWNER_PID=%d sh '%s/%s.sh' %s %s", (int)getpid(),
-		 o->topologies_dir, o->topology, verb, t->prefix);
+		 o->topologies_dir, topology, verb, t->prefix);
 	p = popen(cmd, "r");
 	if (!p)
 		return -errno;
@@ -99,6 +100,7 @@ static int topology_cmd(const struct run_opts *o, const char *verb, struct topol
 		copy_val(t->guest_kernel, sizeof(t->guest_kernel), line, "GUEST_KERNEL");
 		copy_val(t->qemu_version, sizeof(t->qemu_version), line, "QEMU_VERSION");
 		copy_val(t->qemu_pid, sizeof(t->qemu_pid), line, "QEMU_PID");
+		copy_val(t->icount, sizeof(t->icount), line, "ICOUNT");
 	}
 	return pclose(p) == 0 ? 0 : -EIO;
 }
@@ -130,6 +132,37 @@ static json_t *machine_json(void)
 	json_object_set_new(m, "kernel_version", json_string(u.version));
 	json_object_set_new(m, "arch", json_string(u.machine));
 	return m;
+}
+
+/* Where the run measured. Inside the icount engine's guest the host passes what it knows
+ * in the environment (XDPTC_ICOUNT_*), set by engine_icount.c. */
+static json_t *engine_json(const struct run_opts *o)
+{
+	struct utsname u;
+	json_t *e = json_object();
+	const char *v;
+
+	if (!o->inside_icount) {
+		json_object_set_new(e, "name", json_string("host"));
+		return e;
+	}
+	uname(&u);
+	json_object_set_new(e, "name", json_string("icount"));
+	json_object_set_new(e, "guest_kernel", json_string(u.release));
+	v = getenv("XDPTC_ICOUNT_QEMU");
+	json_object_set_new(e, "qemu", json_string(v ? v : "unknown"));
+	v = getenv("XDPTC_ICOUNT_ARGS");
+	json_object_set_new(e, "icount", json_string(v ? v : "unknown"));
+	v = getenv("XDPTC_ICOUNT_HOST_CPU");
+	json_object_set_new(e, "host_cpu_model", json_string(v ? v : "unknown"));
+	v = getenv("XDPTC_ICOUNT_HOST_KERNEL");
+	json_object_set_new(e, "host_kernel", json_string(v ? v : "unknown"));
+	json_object_set_new(e, "conversion",
+			    json_string("-icount shift=0: the guest clock advances 2^0 = 1 ns per "
+					"guest instruction, so per-task CPU time in ns (schedstat, "
+					"CLOCK_THREAD_CPUTIME_ID) counts instructions; "
+					"instructions_per_pkt = those ns over pkts_at_dut"));
+	return e;
 }
 
 /* ---- trials as JSON ---- */
@@ -169,7 +202,7 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 	SETI("cpus_busy_ns", r->cpus_busy_ns);
 	if (r->vcpu_ns)
 		SETI("guest_vcpu_ns", r->vcpu_ns);
-	SETR("cpu_ns_per_pkt", r->cpu_ns_per_pkt);
+	SETR(g_time_key, r->cpu_ns_per_pkt);
 	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
 	if (r->have_pmu) {
 		SETI("cycles", r->cycles);
@@ -397,7 +430,7 @@ static int write_results(json_t *run, const char *dir, int quiet)
 	return 0;
 }
 
-static int make_parents(const char *path)
+int run_make_parents(const char *path)
 {
 	char tmp[PATH_MAX];
 
@@ -418,7 +451,7 @@ static int make_parents(const char *path)
 static int make_run_dir(const char *out_dir, const char *stamp, const char *topology,
 			char *dir, size_t len)
 {
-	int e = make_parents(out_dir);
+	int e = run_make_parents(out_dir);
 
 	if (e)
 		return e;
@@ -449,7 +482,7 @@ static void remove_run_dir(const char *dir)
 
 /* One run at a time per machine: concurrent runs would share CPUs and bias each
  * other's numbers. Returns the lock fd, or -1 with the holder's pid in *@holder. */
-static int take_run_lock(int *holder)
+int run_lock_take(int *holder)
 {
 	char buf[32];
 	int fd, n;
@@ -493,7 +526,9 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 	eta = el / p->done * (p->total - p->done);
 	fprintf(stderr, "%s[%3d/%d] %-8s rep %2d/%-2d %-10s ", tty ? "\r\033[K" : "", p->done,
 		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
-	if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
+	if ((r->pass == PASS_TIMING || r->pass == PASS_PROFILE) && g_time_key[0] == 'i')
+		fprintf(stderr, "%8.1f instr/pkt   ", r->cpu_ns_per_pkt);
+	else if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
 	else if (r->pass == PASS_COUNT && plan->backend[SKB_STACK_ENTRIES] == BACKEND_NONE)
 		fprintf(stderr, "   n/a stack/pkt    ");
@@ -505,9 +540,13 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 	else
 		fprintf(stderr, "%8.1f ns/BPF run  ",
 			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
-	fprintf(stderr, "pkts_at_dut %llu%s  %d left, ETA %.0fs%s", (unsigned long long)r->pkts_at_dut,
-		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done, eta,
-		tty && r->valid && p->done < p->total ? "" : "\n");
+	/* in the icount guest the clock counts instructions, not seconds: no ETA there (the
+	 * host prints its own) */
+	fprintf(stderr, "pkts_at_dut %llu%s  %d left", (unsigned long long)r->pkts_at_dut,
+		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done);
+	if (g_time_key[0] != 'i')
+		fprintf(stderr, ", ETA %.0fs", eta);
+	fprintf(stderr, "%s", tty && r->valid && p->done < p->total ? "" : "\n");
 }
 
 /* Repetitions of @pass: the timing pass needs many for its interval; the counts are
@@ -628,14 +667,16 @@ int run_main(const struct run_opts *opts)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	lock_fd = take_run_lock(&holder);
+	if (o->engine == ENGINE_ICOUNT && !o->inside_icount)
+		return icount_engine_run(o);
+	lock_fd = run_lock_take(&holder);
 	if (lock_fd < 0) {
 		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
 				"runs at the same time bias each other's numbers, so this one will "
 				"not start. Wait for it to finish.\n", holder);
 		return 1;
 	}
-	install_signals();
+	run_signals_install();
 	/* what earlier, killed runs left (a run still going keeps what it has) */
 	/* we hold the run lock: the empty run directories under out_dir are killed runs' */
 	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: left by a run or a person now gone: ") < 0 ||
@@ -648,7 +689,10 @@ int run_main(const struct run_opts *opts)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	/* before anything is measured: a results directory that cannot be made fails now */
-	e = make_run_dir(o->out_dir, stamp, o->topology, dir, sizeof(dir));
+	if (o->inside_icount)
+		g_time_key = "instructions_per_pkt";
+	e = make_run_dir(o->out_dir, stamp, o->inside_icount ? "veth-icount" : o->topology, dir,
+			 sizeof(dir));
 	if (e) {
 		fprintf(stderr, "xdptc: cannot create a results directory under '%s': %s\n",
 			o->out_dir, strerror(-e));
@@ -680,7 +724,7 @@ int run_main(const struct run_opts *opts)
 	if (g_stop)
 		goto out;
 	fprintf(stderr, "xdptc: %s topology %s: up\n", o->topology, topo.prefix);
-	if (topology_cmd(o, "up", &topo) || !topo.dut_dev[0]) {
+	if (run_topology_cmd(o, o->topology, "up", &topo) || !topo.dut_dev[0]) {
 		if (g_stop)
 			fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");
 		else
@@ -862,6 +906,8 @@ int run_main(const struct run_opts *opts)
 	}
 	json_object_set_new(run, "topology", json_string(o->topology));
 	json_object_set_new(run, "machine", machine_json());
+	json_object_set_new(run, "time_metric", json_string(g_time_key));
+	json_object_set_new(run, "engine", engine_json(o));
 	if (remote)
 		json_object_set_new(run, "guest", guest_json(&topo));
 	json_object_set_new(run, "settings", settings_json(o));
@@ -1061,7 +1107,7 @@ out:
 		pmu_close(&pmu);
 	if (topo.prefix[0]) {
 		fprintf(stderr, "xdptc: %s topology %s: down\n", o->topology, topo.prefix);
-		topology_cmd(o, "down", &topo);
+		run_topology_cmd(o, o->topology, "down", &topo);
 	}
 	json_decref(run);
 	json_decref(doctor);

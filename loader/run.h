@@ -13,6 +13,9 @@
 
 #define RUN_MAX_MODES 8
 
+/* where the experiment runs: on this machine, or inside a qemu icount guest */
+enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };
+
 struct run_opts {
 	const char *topology;      /* "veth" or "virtio" */
 	const char *topologies_dir; /* where veth.sh lives */
@@ -37,6 +40,11 @@ struct run_opts {
 	char *dir_out;             /* when set: the run directory is written here */
 	size_t dir_out_len;
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
+	int engine;                /* enum run_engine */
+	bool inside_icount;        /* this process runs inside the icount guest (the
+				    * engine's inner run): time is instructions */
+	int argc;                  /* the command line, for the inner run of the engine */
+	char **argv;
 	int quiet;
 };
 

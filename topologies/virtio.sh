@@ -18,6 +18,11 @@
 #   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
 #   ACCEL=kvm|tcg           skip the accelerator probe
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
+#   ICOUNT=1                the icount engine: TCG with -icount shift=0,sleep=off, so the
+#                           guest's clock advances 1 ns per guest instruction (no probe)
+#   XDPTC_SHARE=DIR         a host directory the guest mounts read-write at
+#                           /run/xdptc-share (9p tag xdptcshare): the icount engine's
+#                           results and progress log
 #
 # The guest kernel comes from Debian's package (apt-get download + dpkg-deb -x into the
 # cache; nothing is installed on the host). The initramfs (busybox-static plus the
@@ -211,9 +216,22 @@ up() {
 	kver=$(kernel_version "$kdir")
 	vmlinuz=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
 	img=$(initramfs "$kdir")
-	accel_line=$(accel_for "$vmlinuz" "$img" "$kver")
+	if [ "${ICOUNT:-0}" = 1 ]; then
+		accel_line="tcg|the icount engine (-icount shift=0,sleep=off: 1 ns of guest time per instruction)"
+		icount_args="-icount shift=0,sleep=off"
+	else
+		accel_line=$(accel_for "$vmlinuz" "$img" "$kver")
+		icount_args=
+	fi
 	accel=${accel_line%%|*}
 	accel_reason=${accel_line#*|}
+	share_args=
+	share_cmdline=
+	if [ -n "${XDPTC_SHARE:-}" ]; then
+		[ -d "$XDPTC_SHARE" ] || die "XDPTC_SHARE=$XDPTC_SHARE is not a directory"
+		share_args="-virtfs local,path=$XDPTC_SHARE,mount_tag=xdptcshare,security_model=none"
+		share_cmdline=xdptc.share=1
+	fi
 
 	trap 'down "$p"' EXIT
 	trap 'exit 130' INT TERM HUP
@@ -232,11 +250,12 @@ up() {
 	echo "virtio.sh: booting guest $kver under $accel ($accel_reason)" >&2
 	cpu=max
 	[ "$accel" = kvm ] && cpu=host
+	# shellcheck disable=SC2086
 	ip netns exec "$ns" "$QEMU" -name "$p,debug-threads=on" -nodefaults -accel "$accel" -cpu "$cpu" \
-		-m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
+		$icount_args $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
 		-serial "file:$dir/console.log" \
 		-kernel "$vmlinuz" -initrd "$img" \
-		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac" \
+		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
 		-device virtio-serial-pci -chardev "socket,id=ctl,path=$dir/ctl.sock,server=on,wait=off" \
 		-device virtserialport,chardev=ctl,name=xdptc.ctl \
@@ -276,6 +295,7 @@ up() {
 	echo "ACCEL_REASON=$accel_reason"
 	echo "GUEST_KERNEL=$kver"
 	echo "QEMU_VERSION=$("$QEMU" --version | head -n 1)"
+	echo "ICOUNT=${icount_args:-off}"
 }
 
 cleanup() {

@@ -7,6 +7,7 @@
 #   xdptc.addr=A/L      the DUT's address (198.18.0.2/30)
 #   xdptc.peer=A        the host tap's address
 #   xdptc.peermac=M     the host tap's MAC (static neighbour entry)
+#   xdptc.share=1       mount the host's share (9p tag xdptcshare) at /run/xdptc-share
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 poweroff_now() {
 	echo o > /proc/sysrq-trigger
@@ -18,12 +19,19 @@ for w in $(cat /proc/cmdline); do
 	xdptc.addr=*) addr=${w#xdptc.addr=} ;;
 	xdptc.peer=*) peer=${w#xdptc.peer=} ;;
 	xdptc.peermac=*) peermac=${w#xdptc.peermac=} ;;
+	xdptc.share=1) share=1 ;;
 	esac
 done
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 hostname xdptc-guest 2>/dev/null
+# the icount engine's read-write share with the host (results, progress log)
+if [ "${share:-0}" = 1 ]; then
+	mkdir -p /run/xdptc-share
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 xdptcshare /run/xdptc-share ||
+		echo "XDPTC-SHARE-FAILED"
+fi
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 ip link set lo up
 ip link set eth0 up

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * engine_icount.c: the host side of `xdptc run --engine icount`.
+ *
+ * qemu's -icount shift=0,sleep=off makes a TCG guest's clock advance exactly 1 ns per
+ * guest instruction (2^shift), and skip idle time instead of waiting it out. Time read
+ * inside such a guest is therefore an instruction count, the same on every host and
+ * free of the host's noise. This engine boots one (topologies/virtio.sh with ICOUNT=1:
+ * the virtio topology's guest kernel, initramfs, 9p root and agent) and runs the whole
+ * veth experiment inside it: `xdptc run --inside-icount` with the user's options. The
+ * inner run writes its results straight into the host's results directory, shared
+ * read-write over 9p (XDPTC_SHARE), and its progress to a log there, which this side
+ * relays with a host-time ETA (the guest's clock is no guide to host time).
+ *
+ * One run at a time (the run lock), the guest belongs to this process (its owner pid
+ * file), and it is shut down on success, error and Ctrl-C.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "dut.h"
+#include "run_internal.h"
+
+/* options of the user's command line that the host side keeps for itself */
+static int host_only_option(const char *a, bool *takes_value)
+{
+	static const char *const with_value[] = { "--out", "--guest-kernel" };
+	static const char *const flags[] = { "--quiet", "--inside-icount" };
+
+	*takes_value = false;
+	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++) {
+		size_t n = strlen(with_value[i]);
+
+		if (!strncmp(a, with_value[i], n) && a[n] == '=')
+			return 1;
+		if (!strcmp(a, with_value[i])) {
+			*takes_value = true;
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (!strcmp(a, flags[i]))
+			return 1;
+	return 0;
+}
+
+/* @s in single quotes for sh (a ' becomes '\'') */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown CPU");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * The inner run's script, written into the share: the environment the inner run records
+ * (qemu, icount settings, the host), the guest's clock set to the host's (it ran ahead
+ * while idle time was skipped during boot: the results directory's name comes from it),
+ * then `xdptc run --inside-icount` with the user's options. Returns 0 or -errno.
+ */
+static int write_inner_script(const struct run_opts *o, const struct topology *t,
+			      const char *path, const char *tag)
+{
+	char exe[PATH_MAX], cwd[PATH_MAX], cpu[160];
+	struct utsname u;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	exe[n] = '\0';
+	uname(&u);
+	cpu_model(cpu, sizeof(cpu));
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# written by xdptc run --engine icount on the host; run inside the guest\n");
+	fprintf(f, "date -u -s @%lld >/dev/null 2>&1\n", (long long)time(NULL));
+	fprintf(f, "cd ");
+	put_quoted(f, cwd);
+	fprintf(f, " || exit 1\nexport XDPTC_ICOUNT_QEMU=");
+	put_quoted(f, t->qemu_version);
+	fprintf(f, " XDPTC_ICOUNT_ARGS=");
+	put_quoted(f, t->icount);
+	fprintf(f, " XDPTC_ICOUNT_HOST_CPU=");
+	put_quoted(f, cpu);
+	fprintf(f, " XDPTC_ICOUNT_HOST_KERNEL=");
+	put_quoted(f, u.release);
+	fprintf(f, "\n");
+	put_quoted(f, exe);
+	fprintf(f, " run --inside-icount");
+	for (int i = 1; i < o->argc; i++) {
+		bool takes_value;
+
+		if (host_only_option(o->argv[i], &takes_value)) {
+			i += takes_value;
+			continue;
+		}
+		fputc(' ', f);
+		put_quoted(f, o->argv[i]);
+	}
+	fprintf(f, " --quiet --out /run/xdptc-share > /run/xdptc-share/.%s.log 2>&1\n", tag);
+	fprintf(f, "echo $? > /run/xdptc-share/.%s.status\n", tag);
+	return fclose(f) ? -errno : 0;
+}
+
+/* Relay new lines of the inner run's log, each "[ n/N]" progress line with a host ETA.
+ * Remembers the results directory the inner run names. */
+static void relay_log(FILE *log, double elapsed_s, char *result_dir, size_t len)
+{
+	char line[1024];
+	int done, total;
+
+	while (fgets(line, sizeof(line), log)) {
+		const char *r = strstr(line, "results in /run/xdptc-share/");
+
+		if (r) {
+			snprintf(result_dir, len, "%s", r + strlen("results in /run/xdptc-share/"));
+			result_dir[strcspn(result_dir, "/ \n")] = '\0';
+			continue; /* the host says where they are */
+		}
+		if (sscanf(line, "[%d/%d]", &done, &total) == 2 && done > 0 && total >= done) {
+			line[strcspn(line, "\n")] = '\0';
+			fprintf(stderr, "%s, ETA %.0fs (host time)\n", line,
+				elapsed_s / done * (total - done));
+			continue;
+		}
+		fputs(line, stderr);
+	}
+	clearerr(log);
+}
+
+static void print_file(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			break;
+	fclose(f);
+}
+
+int icount_engine_run(const struct run_opts *o)
+{
+	struct topology topo;
+	struct dut dut;
+	char share[PATH_MAX], script[PATH_MAX + 64], logp[PATH_MAX + 64], statp[PATH_MAX + 64];
+	char tag[48], why[512], out[512], result_dir[256] = "", path[PATH_MAX + 300];
+	struct timespec t0, now;
+	FILE *log = NULL;
+	int lock_fd, holder, e, st = -1, status = 1;
+	bool have_dut = false;
+
+	lock_fd = run_lock_take(&holder);
+	if (lock_fd < 0) {
+		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
+				"runs at the same time bias each other's numbers, so this one will "
+				"not start. Wait for it to finish.\n", holder);
+		return 1;
+	}
+	run_signals_install();
+	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: left by a run or a person now gone: ") < 0 ||
+	    cleanup_empty_run_dirs(o->out_dir, "xdptc: left by a killed run: ") < 0)
+		fprintf(stderr, "xdptc: note: the cleanup of earlier runs failed\n");
+	e = run_make_parents(o->out_dir);
+	if (e || !realpath(o->out_dir, share)) {
+		fprintf(stderr, "xdptc: cannot create the results directory '%s': %s\n", o->out_dir,
+			strerror(e ? -e : errno));
+		close(lock_fd);
+		return 1;
+	}
+	memset(&topo, 0, sizeof(topo));
+	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
+		 (unsigned int)(((unsigned long)getpid() * 2654435761ul) ^ (unsigned long)time(NULL)) &
+			 0xffffff);
+	snprintf(tag, sizeof(tag), "icount-%s", topo.prefix);
+	snprintf(script, sizeof(script), "%s/.%s.sh", share, tag);
+	snprintf(logp, sizeof(logp), "%s/.%s.log", share, tag);
+	snprintf(statp, sizeof(statp), "%s/.%s.status", share, tag);
+	setenv("ICOUNT", "1", 1);
+	setenv("XDPTC_SHARE", share, 1);
+	fprintf(stderr, "xdptc: icount engine: booting a TCG guest with -icount shift=0,sleep=off "
+			"(the veth experiment runs inside it; results into %s)\n", share);
+	if (run_topology_cmd(o, "virtio", "up", &topo) || !topo.ctl_sock[0]) {
+		fprintf(stderr, run_stopped() ? "\nxdptc: interrupted; cleaning up\n"
+					      : "xdptc: the icount guest did not start (see above)\n");
+		status = run_stopped() ? 130 : 1;
+		goto out;
+	}
+	topo.up = 1;
+	fprintf(stderr, "xdptc: icount guest %s up: kernel %s, %s, %s\n", topo.prefix,
+		topo.guest_kernel, topo.qemu_version, topo.icount);
+	e = dut_remote_connect(&dut, topo.ctl_sock, 30000, why, sizeof(why));
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", why);
+		goto out;
+	}
+	have_dut = true;
+	e = write_inner_script(o, &topo, script, tag);
+	if (e) {
+		fprintf(stderr, "xdptc: cannot write %s: %s\n", script, strerror(-e));
+		goto out;
+	}
+	unlink(logp);
+	unlink(statp);
+	/* in the background, detached: the agent's exec returns at once */
+	snprintf(path, sizeof(path), "setsid sh /run/xdptc-share/.%s.sh </dev/null >/dev/null 2>&1 &",
+		 tag);
+	e = dut_exec(&dut, path, &st, out, sizeof(out));
+	if (e || st) {
+		fprintf(stderr, "xdptc: starting the run in the guest failed: %s\n",
+			e ? strerror(-e) : out);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		FILE *sf;
+		double el;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		if (!log)
+			log = fopen(logp, "r");
+		if (log)
+			relay_log(log, el, result_dir, sizeof(result_dir));
+		sf = fopen(statp, "r");
+		if (sf) {
+			if (fscanf(sf, "%d", &st) != 1)
+				st = -1;
+			fclose(sf);
+			if (st >= 0) {
+				if (log)
+					relay_log(log, el, result_dir, sizeof(result_dir));
+				break;
+			}
+		}
+		if (run_stopped()) {
+			fprintf(stderr, "\nxdptc: interrupted; stopping the guest\n");
+			status = 130;
+			goto out;
+		}
+		if (kill(atoi(topo.qemu_pid), 0)) {
+			fprintf(stderr, "xdptc: the icount guest (qemu pid %s) is gone\n", topo.qemu_pid);
+			goto out;
+		}
+		usleep(300000);
+	}
+	if (st != 0 || !result_dir[0]) {
+		fprintf(stderr, "xdptc: the run inside the icount guest failed (exit status %d)\n", st);
+		status = st > 0 ? st : 1;
+		goto out;
+	}
+	/* the guest's log belongs with its results */
+	snprintf(path, sizeof(path), "%s/%s/guest-run.log", share, result_dir);
+	if (rename(logp, path))
+		fprintf(stderr, "xdptc: note: cannot keep the guest's log: %s\n", strerror(errno));
+	if (!o->quiet) {
+		snprintf(path, sizeof(path), "%s/%s/summary.md", share, result_dir);
+		print_file(path);
+	}
+	if (o->dir_out)
+		snprintf(o->dir_out, o->dir_out_len, "%s/%s", o->out_dir, result_dir);
+	fprintf(stderr, "xdptc: results in %s/%s/ (run.json, summary.md, plots, guest-run.log)\n",
+		o->out_dir, result_dir);
+	status = 0;
+out:
+	if (log)
+		fclose(log);
+	if (have_dut)
+		dut_close(&dut);
+	if (topo.up || topo.prefix[0]) {
+		run_topology_cmd(o, "virtio", "down", &topo);
+		fprintf(stderr, "xdptc: icount guest %s: down\n", topo.prefix);
+	}
+	unlink(script);
+	unlink(logp);
+	unlink(statp);
+	close(lock_fd);
+	return status;
+}

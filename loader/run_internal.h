@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_internal.h: the pieces of the run driver (run.c) that the icount engine
+ * (engine_icount.c) shares: the run lock, signals, topology scripts, directories.
+ */
+#ifndef XDPTC_RUN_INTERNAL_H
+#define XDPTC_RUN_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "run.h"
+
+/* A topology as its script printed it (KEY=VALUE lines of `SCRIPT up PREFIX`). */
+struct topology {
+	char prefix[16];
+	char snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16], snd_addr[48], dut_addr[48];
+	char dut_mac[24];
+	char ctl_sock[128], accel[16], accel_reason[128], guest_kernel[64], qemu_version[128];
+	char qemu_pid[16];
+	char icount[64];     /* virtio.sh with ICOUNT=1: qemu's -icount arguments */
+	int up;
+};
+
+/* run_topology_cmd - `sh TOPOLOGIES/@topology.sh @verb PREFIX` with this process as the
+ * topology's owner; for "up" the KEY=VALUE lines fill @t. Returns 0, or -EIO when the
+ * script failed (it printed why), -errno when it could not run. */
+int run_topology_cmd(const struct run_opts *o, const char *topology, const char *verb,
+		     struct topology *t);
+
+/* run_lock_take - the machine's run lock (/run/xdptc/run.lock): one measuring run at a
+ * time. Returns the lock's fd, or -1 with the holder's pid in *@holder. */
+int run_lock_take(int *holder);
+
+/* run_signals_install - SIGINT, SIGTERM, SIGHUP set the stop flag (run_stopped) and kill
+ * a trial's sender; SIGPIPE is ignored. */
+void run_signals_install(void);
+bool run_stopped(void);
+
+/* run_make_parents - mkdir -p @path. Returns 0 or -errno. */
+int run_make_parents(const char *path);
+
+/* icount_engine_run - the host side of --engine icount (engine_icount.c): boot an icount
+ * guest, run the veth experiment inside it, relay its progress, keep its results.
+ * Returns the process exit status (0, 1, 130). */
+int icount_engine_run(const struct run_opts *o);
+
+#endif
