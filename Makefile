@@ -5,6 +5,7 @@
 #   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
+#   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
 # Variables for run-veth and run-virtio: PACKETS (per trial), REPS (timing pass),
 # COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
@@ -49,7 +50,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
-.PHONY: all deps run-veth run-virtio sweep-veth test unit-test integration-test cleanup clean
+.PHONY: all deps run-veth run-virtio sweep-veth test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -103,6 +104,29 @@ sweep-veth: deps
 test: deps
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)
 	@sh tests/run-tests.sh $(UNIT_TESTS) $(INTEG_TESTS)
+
+# Fuzzing (fuzz/): every source but main() again, compiled by clang with ASan, UBSan and
+# libFuzzer's coverage into build/fuzz/, one binary per fuzz/fuzz_*.c; each runs for
+# FUZZ_SECONDS on its seeds (fuzz/corpus/NAME, read-only), crashes in build/fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC))
+FUZZ_BINS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
+
+$(BUILD)/fuzz/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h bpf/*.h)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/libxdptc.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/fuzz/libxdptc.a
+	$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(LIBS) -o $@
+
+fuzz: deps
+	@$(MAKE) --no-print-directory -s $(FUZZ_BINS)
+	@sh fuzz/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 cleanup: all
 	$(BUILD)/xdptc cleanup

@@ -6,13 +6,35 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The checks that make a parsed JSON document an xdptc run; @r is released on failure. */
+static int check_run(json_t *r, const char *file, json_t **run, char *err, size_t errlen)
+{
+	const char *schema = json_string_value(json_object_get(r, "schema"));
+
+	if (!schema || strcmp(schema, RUN_SCHEMA)) {
+		snprintf(err, errlen, "'%s' is not an xdptc run (schema '%s', expected '%s')", file,
+			 schema ? schema : "missing", RUN_SCHEMA);
+		json_decref(r);
+		return -EPROTO;
+	}
+	if (!json_is_object(json_object_get(r, "settings")) ||
+	    !json_is_array(json_object_get(json_object_get(r, "settings"), "modes")) ||
+	    !json_is_array(json_object_get(r, "trials")) ||
+	    !json_is_object(json_object_get(r, "machine"))) {
+		snprintf(err, errlen, "'%s' lacks settings, machine or trials", file);
+		json_decref(r);
+		return -EPROTO;
+	}
+	*run = r;
+	return 0;
+}
+
 int report_load(const char *path, json_t **run, char *err, size_t errlen)
 {
 	char file[PATH_MAX];
 	struct stat st;
 	json_error_t jerr;
 	json_t *r;
-	const char *schema;
 
 	*run = NULL;
 	if (stat(path, &st)) {
@@ -35,23 +57,23 @@ int report_load(const char *path, json_t **run, char *err, size_t errlen)
 			 jerr.text);
 		return -EBADMSG;
 	}
-	schema = json_string_value(json_object_get(r, "schema"));
-	if (!schema || strcmp(schema, RUN_SCHEMA)) {
-		snprintf(err, errlen, "'%s' is not an xdptc run (schema '%s', expected '%s')", file,
-			 schema ? schema : "missing", RUN_SCHEMA);
-		json_decref(r);
-		return -EPROTO;
+	return check_run(r, file, run, err, errlen);
+}
+
+int report_parse(const char *buf, size_t len, const char *name, json_t **run, char *err,
+		 size_t errlen)
+{
+	json_error_t jerr;
+	json_t *r;
+
+	*run = NULL;
+	r = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r) {
+		snprintf(err, errlen, "'%s' is not valid JSON (line %d: %s)", name, jerr.line,
+			 jerr.text);
+		return -EBADMSG;
 	}
-	if (!json_is_object(json_object_get(r, "settings")) ||
-	    !json_is_array(json_object_get(json_object_get(r, "settings"), "modes")) ||
-	    !json_is_array(json_object_get(r, "trials")) ||
-	    !json_is_object(json_object_get(r, "machine"))) {
-		snprintf(err, errlen, "'%s' lacks settings, machine or trials", file);
-		json_decref(r);
-		return -EPROTO;
-	}
-	*run = r;
-	return 0;
+	return check_run(r, name, run, err, errlen);
 }
 
 /* The CSV columns: trial fields in this order. */

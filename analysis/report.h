@@ -21,6 +21,12 @@
  */
 int report_load(const char *path, json_t **run, char *err, size_t errlen);
 
+/* report_parse - the same as report_load for a run.json held in memory (@len bytes at
+ * @buf, not NUL-terminated; @name stands for the file in @err). Returns 0, -EBADMSG
+ * or -EPROTO. */
+int report_parse(const char *buf, size_t len, const char *name, json_t **run, char *err,
+		 size_t errlen);
+
 /* report_csv - every trial of @run as CSV (a header line, one row per trial; fixed
  * columns, empty where a figure does not apply). Returns 0 or -EIO. */
 int report_csv(const json_t *run, FILE *out);
