@@ -6,10 +6,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "run.h"
+
 /* The checks that make a parsed JSON document an xdptc run; @r is released on failure. */
 static int check_run(json_t *r, const char *file, json_t **run, char *err, size_t errlen)
 {
 	const char *schema = json_string_value(json_object_get(r, "schema"));
+	size_t i;
+	json_t *m;
 
 	if (!schema || strcmp(schema, RUN_SCHEMA)) {
 		snprintf(err, errlen, "'%s' is not an xdptc run (schema '%s', expected '%s')", file,
@@ -24,6 +28,21 @@ static int check_run(json_t *r, const char *file, json_t **run, char *err, size_
 		snprintf(err, errlen, "'%s' lacks settings, machine or trials", file);
 		json_decref(r);
 		return -EPROTO;
+	}
+	/* at most what `xdptc run` measures: each mode costs a 10,000-resample bootstrap */
+	if (json_array_size(json_object_get(json_object_get(r, "settings"), "modes")) > RUN_MAX_MODES) {
+		snprintf(err, errlen, "'%s': settings.modes lists more than %d modes", file,
+			 RUN_MAX_MODES);
+		json_decref(r);
+		return -EPROTO;
+	}
+	/* the summary compares and prints the modes by name */
+	json_array_foreach(json_object_get(json_object_get(r, "settings"), "modes"), i, m) {
+		if (!json_is_string(m)) {
+			snprintf(err, errlen, "'%s': settings.modes[%zu] is not a mode name", file, i);
+			json_decref(r);
+			return -EPROTO;
+		}
 	}
 	*run = r;
 	return 0;
