@@ -505,7 +505,20 @@ int summary_render_md(const json_t *run, FILE *out)
 			json_integer_value(json_object_get(set, "count_reps")),
 			json_integer_value(json_object_get(set, "seed")));
 	}
-	if (guest) {
+	if (guest && !strcmp(summary_time_metric(run), "instructions_per_pkt")) {
+		const json_t *en = json_object_get(run, "engine");
+
+		fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel %s, "
+			     "its virtio-net eth0 fed from this host's tap\n",
+			str_or(json_string_value(json_object_get(en, "qemu")), "?"),
+			str_or(json_string_value(json_object_get(en, "icount")), "?"),
+			str_or(json_string_value(json_object_get(en, "guest_kernel")), "?"));
+		fprintf(out, "- Time: instructions_per_pkt = the guest's CPU time in ns of its "
+			     "NAPI thread (threaded NAPI on eth0) and ksoftirqd, over pkts_at_dut; at "
+			     "-icount shift=0 the guest clock advances 1 ns per guest instruction, so "
+			     "these ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
+			     "time); timing pass with no tracing and BPF statistics off\n");
+	} else if (guest) {
 		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
 
 		fprintf(out, "- Guest (the DUT is its virtio-net eth0): kernel %s, %lld vCPU, %s, %s\n",

@@ -265,16 +265,22 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 				"icount only\n");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(o.topology, "virtio")) {
+		/* an emulated guest drops tens of thousands of packets per second, not
+		 * millions: fewer packets, paced so the tap's queue never overflows */
+		if (!packets_set)
+			o.packets = VIRTIO_DEFAULT_PACKETS;
+		if (!rate_set)
+			o.rate_pps = VIRTIO_DEFAULT_RATE;
+		if (!reps_set)
+			o.reps = VIRTIO_DEFAULT_REPS;
+	}
 	if (o.engine == ENGINE_ICOUNT) {
-		if (strcmp(o.topology, "veth")) {
-			fprintf(stderr, "xdptc: --engine icount runs the veth topology inside an "
-					"icount guest; --topology %s is not supported with it\n",
-				o.topology);
-			return EXIT_USAGE;
-		}
-		if (o.find_max_rate || o.threaded_napi || o.rate_pps) {
+		if (o.find_max_rate || o.threaded_napi ||
+		    (o.rate_pps && strcmp(o.topology, "virtio"))) {
 			fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
-					"--find-max-rate, --threaded-napi and --rate do not apply\n");
+					"--find-max-rate, --threaded-napi and (veth) --rate do not "
+					"apply\n");
 			return EXIT_USAGE;
 		}
 		/* instructions repeat exactly: small windows suffice, and an emulated
@@ -286,16 +292,6 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		if (!count_reps_set)
 			o.count_reps = ICOUNT_DEFAULT_COUNT_REPS;
 		o.flame = false; /* perf in the guest samples emulated time only */
-	}
-	if (!strcmp(o.topology, "virtio")) {
-		/* an emulated guest drops tens of thousands of packets per second, not
-		 * millions: fewer packets, paced so the tap's queue never overflows */
-		if (!packets_set)
-			o.packets = VIRTIO_DEFAULT_PACKETS;
-		if (!rate_set)
-			o.rate_pps = VIRTIO_DEFAULT_RATE;
-		if (!reps_set)
-			o.reps = VIRTIO_DEFAULT_REPS;
 	}
 	o.warmup = warmup == UINT64_MAX ? o.packets / 10 : warmup;
 	if (aa) { /* the first mode twice: its delta against itself is the noise floor */

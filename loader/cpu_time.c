@@ -96,7 +96,8 @@ int vcpu_threads_find(int pid, struct softirq_tasks *t)
 		f = fopen(cpath, "r");
 		if (!f)
 			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "CPU ", 4))
+		if (fgets(comm, sizeof(comm), f) &&
+		    (!strncmp(comm, "CPU ", 4) || !strncmp(comm, "ALL CPUs/", 9)))
 			t->pid[t->n++] = atoi(de->d_name);
 		fclose(f);
 	}

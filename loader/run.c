@@ -136,17 +136,34 @@ static json_t *machine_json(void)
 
 /* Where the run measured. Inside the icount engine's guest the host passes what it knows
  * in the environment (XDPTC_ICOUNT_*), set by engine_icount.c. */
-static json_t *engine_json(const struct run_opts *o)
+static json_t *engine_json(const struct run_opts *o, const struct topology *icount_guest)
 {
 	struct utsname u;
 	json_t *e = json_object();
 	const char *v;
 
+	uname(&u);
+	if (icount_guest) { /* virtio: this host drives a DUT guest under icount */
+		json_t *m = machine_json();
+
+		json_object_set_new(e, "name", json_string("icount"));
+		json_object_set_new(e, "guest_kernel", json_string(icount_guest->guest_kernel));
+		json_object_set_new(e, "qemu", json_string(icount_guest->qemu_version));
+		json_object_set_new(e, "icount", json_string(icount_guest->icount));
+		json_object_set_new(e, "host_cpu_model", json_deep_copy(json_object_get(m, "cpu_model")));
+		json_object_set_new(e, "host_kernel", json_string(u.release));
+		json_object_set_new(e, "conversion",
+				    json_string("-icount shift=0: the guest clock advances 1 ns per "
+						"guest instruction, so the guest's NAPI thread and "
+						"ksoftirqd CPU time in ns counts instructions; "
+						"instructions_per_pkt = those ns over pkts_at_dut"));
+		json_decref(m);
+		return e;
+	}
 	if (!o->inside_icount) {
 		json_object_set_new(e, "name", json_string("host"));
 		return e;
 	}
-	uname(&u);
 	json_object_set_new(e, "name", json_string("icount"));
 	json_object_set_new(e, "guest_kernel", json_string(u.release));
 	v = getenv("XDPTC_ICOUNT_QEMU");
@@ -624,7 +641,9 @@ static json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote
 		json_object_set_new(pmu_j, "reason", json_string(pmu_why));
 	json_object_set_new(caps, "pmu", pmu_j);
 	json_object_set_new(caps, "time_metric",
-			    json_string(remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
+			    json_string(g_time_key[0] == 'i'
+				? "instructions_per_pkt (guest CPU time at -icount shift=0: 1 ns = 1 instruction)"
+				: remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
 				: have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
 					   : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
 	json_decref(cnt_j);
@@ -663,11 +682,15 @@ int run_main(const struct run_opts *opts)
 	bool have_pmu = false, counters_open = false, have_dir = false, have_dut = false;
 	bool remote = !strcmp(o->topology, "virtio");
 	const char *napi_sched = NULL; /* threaded NAPI: the DUT thread's scheduling */
+	/* virtio under the icount engine: the guest is the DUT, its clock counts instructions */
+	bool icount_dut = remote && o->engine == ENGINE_ICOUNT;
 	int status = 1, e = 0, seq = 0, lock_fd, holder;
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (o->engine == ENGINE_ICOUNT && !o->inside_icount)
+	/* veth under icount: the whole experiment moves into a guest (engine_icount.c);
+	 * virtio under icount: the guest is the DUT, driven from here as always */
+	if (o->engine == ENGINE_ICOUNT && !o->inside_icount && !strcmp(o->topology, "veth"))
 		return icount_engine_run(o);
 	lock_fd = run_lock_take(&holder);
 	if (lock_fd < 0) {
@@ -689,10 +712,13 @@ int run_main(const struct run_opts *opts)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	/* before anything is measured: a results directory that cannot be made fails now */
-	if (o->inside_icount)
+	if (o->inside_icount || icount_dut) {
 		g_time_key = "instructions_per_pkt";
-	e = make_run_dir(o->out_dir, stamp, o->inside_icount ? "veth-icount" : o->topology, dir,
-			 sizeof(dir));
+		setenv("ICOUNT", "1", 1); /* virtio.sh: boot the guest under icount */
+	}
+	e = make_run_dir(o->out_dir, stamp,
+			 o->inside_icount ? "veth-icount" : icount_dut ? "virtio-icount" : o->topology,
+			 dir, sizeof(dir));
 	if (e) {
 		fprintf(stderr, "xdptc: cannot create a results directory under '%s': %s\n",
 			o->out_dir, strerror(-e));
@@ -751,7 +777,8 @@ int run_main(const struct run_opts *opts)
 
 	memset(&env, 0, sizeof(env));
 	env.dut = &dut;
-	env.cpu_source = remote ? CPU_GUEST_VCPU : CPU_SENDER_AND_SOFTIRQ;
+	env.cpu_source = remote ? (icount_dut ? CPU_GUEST_SOFTIRQ : CPU_GUEST_VCPU)
+				: CPU_SENDER_AND_SOFTIRQ;
 	if (remote) {
 		env.qemu_pid = atoi(topo.qemu_pid);
 		if (env.qemu_pid <= 0 || vcpu_threads_find(env.qemu_pid, &env.vcpus) <= 0) {
@@ -856,13 +883,18 @@ int run_main(const struct run_opts *opts)
 		}
 	}
 	/* the lines that decide this run's metrics */
-	if (remote)
+	if (icount_dut)
+		snprintf(pmu_why, sizeof(pmu_why), "not measured for a guest (under icount its "
+						   "clock counts instructions instead)");
+	else if (remote)
 		snprintf(pmu_why, sizeof(pmu_why), "not measured for a guest: cpu_ns_per_pkt is the "
 						   "host CPU time of the guest's vCPU thread");
 	else
 		have_pmu = pmu_open(&pmu, pmu_why, sizeof(pmu_why)) == 0;
 	fprintf(stderr, "xdptc: time per packet from %s%s\n",
-		remote ? "the guest's vCPU thread time" : "per-task CPU time",
+		icount_dut ? "the guest's NAPI thread and ksoftirqd time (icount: instructions)"
+		: o->inside_icount ? "per-task CPU time in the icount guest (instructions)"
+		: remote ? "the guest's vCPU thread time" : "per-task CPU time",
 		have_pmu ? "; cycles and instructions from the PMU" : "");
 	if (!have_pmu)
 		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", pmu_why);
@@ -907,7 +939,7 @@ int run_main(const struct run_opts *opts)
 	json_object_set_new(run, "topology", json_string(o->topology));
 	json_object_set_new(run, "machine", machine_json());
 	json_object_set_new(run, "time_metric", json_string(g_time_key));
-	json_object_set_new(run, "engine", engine_json(o));
+	json_object_set_new(run, "engine", engine_json(o, icount_dut ? &topo : NULL));
 	if (remote)
 		json_object_set_new(run, "guest", guest_json(&topo));
 	json_object_set_new(run, "settings", settings_json(o));

@@ -233,8 +233,9 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	r->valid = r->sent > 0 &&
 		   (uint64_t)llabs(r->unexplained) * 1000 <= r->sent; /* <= 0.1% */
 	r->vcpu_ns = e->vcpu_ns - b->vcpu_ns;
-	cpu = env->cpu_source == CPU_GUEST_VCPU ? r->vcpu_ns
-						: r->sender_cpu_ns + r->softirq_cpu_ns;
+	cpu = env->cpu_source == CPU_GUEST_VCPU	   ? r->vcpu_ns
+	      : env->cpu_source == CPU_GUEST_SOFTIRQ ? r->softirq_cpu_ns
+						     : r->sender_cpu_ns + r->softirq_cpu_ns;
 	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : 0.0;
 	if (r->pass == PASS_TIMING && env->pmu) {
 		r->have_pmu = true;

@@ -29,6 +29,8 @@ enum trial_pass { PASS_TIMING = DUT_PASS_TIMING, PASS_COUNT = DUT_PASS_COUNT,
 enum cpu_source {
 	CPU_SENDER_AND_SOFTIRQ, /* veth: the sender thread runs the receive softirq itself */
 	CPU_GUEST_VCPU,         /* virtio: the host CPU time of the guest's vCPU threads */
+	CPU_GUEST_SOFTIRQ,      /* virtio in an icount guest: the guest's own NAPI thread
+				 * and ksoftirqd time (guest ns = guest instructions) */
 };
 
 const char *trial_pass_name(enum trial_pass p);

@@ -8,6 +8,7 @@
 #   xdptc.peer=A        the host tap's address
 #   xdptc.peermac=M     the host tap's MAC (static neighbour entry)
 #   xdptc.share=1       mount the host's share (9p tag xdptcshare) at /run/xdptc-share
+#   xdptc.threadednapi=1  run eth0's NAPI in a kernel thread (the icount engine)
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 poweroff_now() {
 	echo o > /proc/sysrq-trigger
@@ -20,6 +21,7 @@ for w in $(cat /proc/cmdline); do
 	xdptc.peer=*) peer=${w#xdptc.peer=} ;;
 	xdptc.peermac=*) peermac=${w#xdptc.peermac=} ;;
 	xdptc.share=1) share=1 ;;
+	xdptc.threadednapi=1) threadednapi=1 ;;
 	esac
 done
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
@@ -35,6 +37,11 @@ fi
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 ip link set lo up
 ip link set eth0 up
+# the icount engine: eth0's NAPI in its own thread (napi/eth0-N), whose CPU time the agent
+# reads as the DUT's cost (found when the agent starts, so set before it)
+if [ "${threadednapi:-0}" = 1 ]; then
+	echo 1 > /sys/class/net/eth0/threaded || echo "XDPTC-THREADED-NAPI-FAILED"
+fi
 sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
 ip addr add "$addr" dev eth0
 ip neigh replace "$peer" lladdr "$peermac" dev eth0 nud permanent
