@@ -3,10 +3,11 @@
  * fuzz_size_rate.c: libFuzzer target for the value parsers behind the options:
  * parse_count (counts, rates and sizes with k/M/G suffixes: --packets, --rate,
  * --warmup, --size, --reps, --cpu, --seed) and parse_port (loader/cli_parse.c), and the
- * list and name parsers parse_modes, parse_counter_backends, drop_mode_parse and
- * sender_parse. The input is one string (up to its first NUL). Besides never crashing,
+ * list and name parsers parse_modes, parse_counter_backends, drop_mode_parse,
+ * sender_parse and parse_sweep_values (`xdptc sweep --values`). The input is one string (up to its first NUL). Besides never crashing,
  * parse_count must agree with a reference written differently (128-bit arithmetic) on
- * every bound the options use, and a parsed list must hold distinct known names.
+ * every bound the options use, a parsed list must hold distinct known names, and a
+ * sweep must run every value it was given, each as the number it was given as.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -127,6 +128,37 @@ static void fuzz_lists(const char *s)
 	}
 }
 
+#define SWEEP_MAX 16 /* as cmd_sweep.c */
+
+static void fuzz_sweep(const char *s)
+{
+	char (*vals)[SWEEP_VALUE_LEN] = malloc(sizeof(*vals) * SWEEP_MAX);
+	int tokens = 0;
+
+	if (!vals)
+		return;
+	for (const char *p = s; *p; p++) /* the non-empty tokens between commas */
+		tokens += *p != ',' && (p == s || p[-1] == ',');
+	for (int k = 0; k < 2; k++) {
+		const char *over = k ? "sender" : "size";
+		int n = parse_sweep_values(over, s, vals, SWEEP_MAX);
+		uint64_t v;
+		enum sender_kind kind;
+
+		check(n < 0 || (n >= 1 && n <= SWEEP_MAX && n == tokens));
+		for (int i = 0; i < n; i++) {
+			check(memchr(vals[i], '\0', SWEEP_VALUE_LEN) != NULL);
+			if (k) {
+				check(!sender_parse(vals[i], &kind));
+				continue;
+			}
+			/* cmd_sweep runs atoi(vals[i]) bytes of payload */
+			check(!parse_count(vals[i], 1472, &v) && (uint64_t)atoi(vals[i]) == v);
+		}
+	}
+	free(vals);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s;
@@ -140,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	fuzz_count(s);
 	fuzz_lists(s);
+	fuzz_sweep(s);
 	free(s);
 	return 0;
 }

@@ -3,8 +3,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sender.h"
 
 int parse_count(const char *s, uint64_t max, uint64_t *out)
 {
@@ -61,6 +64,34 @@ int parse_modes(const char *s, enum drop_mode *out, int max)
 		if (n == max)
 			return -E2BIG;
 		out[n++] = m;
+	}
+	return n ? n : -EINVAL;
+}
+
+int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VALUE_LEN], int max)
+{
+	char buf[512], *tok, *save = NULL;
+	int n = 0;
+
+	if (!list || strlen(list) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		enum sender_kind k;
+
+		if (n == max)
+			return -E2BIG;
+		if (!strcmp(over, "size")) {
+			/* kept as the number itself: "1k" is 1000 bytes, not atoi's 1 */
+			if (parse_count(tok, 1472, &v))
+				return -EINVAL;
+			snprintf(vals[n++], SWEEP_VALUE_LEN, "%u", (unsigned)v);
+		} else {
+			if (sender_parse(tok, &k))
+				return -EINVAL;
+			snprintf(vals[n++], SWEEP_VALUE_LEN, "%s", sender_name(k));
+		}
 	}
 	return n ? n : -EINVAL;
 }

@@ -20,4 +20,13 @@ int parse_port(const char *s, uint16_t *out);
  * empty list) / -E2BIG (too many). */
 int parse_modes(const char *s, enum drop_mode *out, int max);
 
+#define SWEEP_VALUE_LEN 32
+
+/* parse_sweep_values - `xdptc sweep --values`: a comma list of payload sizes (@over
+ * "size", 0-1472 with parse_count's suffixes) or sender kinds (@over "sender"), at most
+ * @max. Each goes into @vals as a plain number ("1k": "1000") or the sender's name.
+ * Returns the number of values, or -EINVAL (a bad value, a list of 512 bytes or more)
+ * / -E2BIG (more than @max). */
+int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VALUE_LEN], int max);
+
 #endif

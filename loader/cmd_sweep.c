@@ -30,23 +30,6 @@ static const char help[] =
 	"  --over sender  sender regimes (default udp,packet,xdp-live)\n"
 	"  RUN OPTIONS    any of `xdptc run`'s (--packets, --reps, --modes, --topology, ...)\n";
 
-static int parse_values(const char *over, const char *list, char vals[][32], int max)
-{
-	char buf[512], *tok, *save = NULL;
-	int n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-		enum sender_kind k;
-
-		if (!strcmp(over, "size") ? parse_count(tok, 1472, &v) : sender_parse(tok, &k))
-			return -EINVAL;
-		snprintf(vals[n++], sizeof(vals[0]), "%s", tok);
-	}
-	return n ? n : -EINVAL;
-}
-
 static double num(const json_t *o, const char *k)
 {
 	const json_t *v = json_object_get(o, k);
@@ -66,7 +49,7 @@ static void csv_num(FILE *f, double v)
 int cmd_sweep(int argc, char **argv)
 {
 	static char topodir[PATH_MAX];
-	char vals[SWEEP_MAX][32], dirs[SWEEP_MAX][PATH_MAX], sweepdir[PATH_MAX + 64], path[PATH_MAX + 96];
+	char vals[SWEEP_MAX][SWEEP_VALUE_LEN], dirs[SWEEP_MAX][PATH_MAX], sweepdir[PATH_MAX + 64], path[PATH_MAX + 96];
 	const char *over = NULL, *values = NULL;
 	char *rest[128];
 	int nrest = 0, n, e, done = 0;
@@ -94,10 +77,12 @@ int cmd_sweep(int argc, char **argv)
 		return bad_value("--over", over ? over : "", "size or sender");
 	if (!values)
 		values = !strcmp(over, "size") ? "18,86,214,470,982,1458" : "udp,packet,xdp-live";
-	n = parse_values(over, values, vals, SWEEP_MAX);
+	n = parse_sweep_values(over, values, vals, SWEEP_MAX);
 	if (n < 0)
 		return bad_value("--values", values,
-				 !strcmp(over, "size") ? "payload sizes 0-1472" : "udp, packet, xdp-live");
+				 n == -E2BIG ? "at most 16 values" /* SWEEP_MAX */
+				 : !strcmp(over, "size") ? "payload sizes 0-1472"
+				 : "udp, packet, xdp-live");
 	e = run_opts_parse(nrest, rest, &o, topodir, sizeof(topodir));
 	if (e >= 0)
 		return e;

@@ -79,6 +79,26 @@ static void test_mode_names_round_trip(void **state)
 	assert_string_equal(drop_mode_choices(), "none, xdpdrv, xdpgeneric, tc, tcx");
 }
 
+/* found by fuzz_size_rate: "1K" passed the check and then ran as atoi's 1 byte */
+static void test_parse_sweep_values(void **state)
+{
+	char v[17][SWEEP_VALUE_LEN];
+
+	(void)state;
+	assert_int_equal(parse_sweep_values("size", "18,1k,1K", v, 16), 3);
+	assert_string_equal(v[0], "18");
+	assert_string_equal(v[1], "1000");
+	assert_string_equal(v[2], "1000");
+	assert_int_equal(parse_sweep_values("size", "000000000000000000000000000000000018", v, 16), 1);
+	assert_string_equal(v[0], "18");
+	assert_int_equal(parse_sweep_values("size", "1473", v, 16), -EINVAL);
+	assert_int_equal(parse_sweep_values("size", "1,2,3", v, 2), -E2BIG);
+	assert_int_equal(parse_sweep_values("size", ",", v, 16), -EINVAL);
+	assert_int_equal(parse_sweep_values("sender", "udp,xdp-live", v, 16), 2);
+	assert_string_equal(v[1], "xdp-live");
+	assert_int_equal(parse_sweep_values("sender", "udp,tcp", v, 16), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -86,6 +106,7 @@ int main(void)
 		cmocka_unit_test(test_parse_port),
 		cmocka_unit_test(test_parse_modes),
 		cmocka_unit_test(test_mode_names_round_trip),
+		cmocka_unit_test(test_parse_sweep_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
