@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Integration test of the icount engine (issue 8): a CI-sized `xdptc run --engine icount`
+ * runs the veth experiment inside a qemu TCG guest started with -icount shift=0,sleep=off.
+ * Its run.json must be labelled with the engine (name, qemu, icount settings, guest
+ * kernel) and report instructions_per_pkt, never cpu_ns_per_pkt; repeated measurements of
+ * the same mode inside the one guest must agree within 1% (every timing trial of tc
+ * within 1% of the median, and the tc-vs-tc A/A interval within +-1%); the mechanism
+ * counts must be the host engine's (TC: one stack entry per packet; native XDP: none).
+ * Nothing may be left: no guest, namespace or file of the engine.
+ * Needs root and qemu (the guest kernel is fetched once into /var/cache/xdptc). Run from
+ * the repository root.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static const char *xdptc = "./build/xdptc";
+
+#include "run_helpers.h"
+
+/* The icount guest's prefix, from "icount guest xdptc-XXXXXX up" in @log. */
+static void guest_prefix(const char *log, char *prefix, size_t len)
+{
+	FILE *f = fopen(log, "r");
+	char line[512];
+
+	prefix[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "icount guest xdptc-");
+
+		if (p) {
+			snprintf(prefix, len, "%.12s", p + 13);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static void test_icount_run_repeats_and_is_labelled(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-itest-XXXXXX", cmd[600], path[700], prefix[16];
+	json_error_t jerr;
+	json_t *run, *engine, *tc, *xdp, *t, *d;
+	double med;
+	size_t i;
+	char *dir;
+	int st, n = 0, aa_seen = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "%s run --engine icount --packets 4k --reps 3 --count-reps 1 "
+				   "--modes tc,xdpdrv --aa --seed 5 --out %s --quiet 2>%s/stderr.log",
+		 xdptc, tmpl, tmpl);
+	st = system(cmd);
+	snprintf(path, sizeof(path), "%s/stderr.log", tmpl);
+	guest_prefix(path, prefix, sizeof(prefix));
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(cmd, sizeof(cmd), "tail -n 30 %s", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
+	unlink(path);
+	dir = find_run_dir(tmpl);
+	assert_non_null(dir);
+	assert_non_null(strstr(dir, "-veth-icount"));
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, &jerr);
+	assert_non_null(run);
+
+	/* labelled with the engine */
+	engine = json_object_get(run, "engine");
+	assert_string_equal(json_string_value(json_object_get(engine, "name")), "icount");
+	assert_non_null(strstr(json_string_value(json_object_get(engine, "icount")), "shift=0"));
+	assert_non_null(strstr(json_string_value(json_object_get(engine, "qemu")), "QEMU"));
+	assert_non_null(json_string_value(json_object_get(engine, "guest_kernel")));
+	assert_string_equal(json_string_value(json_object_get(run, "time_metric")),
+			    "instructions_per_pkt");
+	/* the guest's log is kept with the results */
+	snprintf(path, sizeof(path), "%s/guest-run.log", dir);
+	assert_int_equal(access(path, R_OK), 0);
+
+	/* instructions, never CPU time; and repeated trials of tc agree within 1% */
+	tc = mode_summary(run, "tc");
+	xdp = mode_summary(run, "xdpdrv");
+	assert_non_null(tc);
+	assert_non_null(xdp);
+	med = num(tc, "instructions_per_pkt");
+	assert_true(med > 0);
+	assert_null(json_object_get(tc, "cpu_ns_per_pkt"));
+	json_array_foreach(json_object_get(run, "trials"), i, t) {
+		const char *mode = json_string_value(json_object_get(t, "mode"));
+		double v = num(t, "instructions_per_pkt");
+
+		assert_null(json_object_get(t, "cpu_ns_per_pkt"));
+		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing") ||
+		    strcmp(mode, "tc"))
+			continue;
+		printf("# tc timing trial: %.1f instructions/pkt (median %.1f, %+.3f%%)\n", v, med,
+		       100 * (v / med - 1));
+		assert_true(fabs(v / med - 1) <= 0.01);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d) {
+		if (!json_is_true(json_object_get(d, "aa")))
+			continue;
+		printf("# A/A tc vs tc: [%+.3f%%, %+.3f%%]\n",
+		       100 * num(d, "ci95_lo"), 100 * num(d, "ci95_hi"));
+		assert_string_equal(json_string_value(json_object_get(d, "metric")),
+				    "instructions_per_pkt");
+		assert_true(fabs(num(d, "ci95_lo")) <= 0.01 && fabs(num(d, "ci95_hi")) <= 0.01);
+		aa_seen = 1;
+	}
+	assert_true(aa_seen);
+
+	/* the host engine's mechanism, counted in the guest */
+	printf("# tc stack/pkt %.3f freed/pkt %.3f; xdpdrv stack/pkt %.3f freed/pkt %.3f\n",
+	       num(tc, "stack_entries_per_pkt"), num(tc, "skbs_freed_per_pkt"),
+	       num(xdp, "stack_entries_per_pkt"), num(xdp, "skbs_freed_per_pkt"));
+	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
+	assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
+
+	/* nothing of the guest is left */
+	assert_int_equal(count_leftovers(prefix), 0);
+	snprintf(cmd, sizeof(cmd), "pgrep -f '[q]emu-system-x86_64 -name %s' >/dev/null", prefix);
+	st = system(cmd);
+	assert_int_not_equal(WEXITSTATUS(st), 0);
+	snprintf(path, sizeof(path), "/run/xdptc/%s", prefix);
+	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(cmd, sizeof(cmd), "ls -A %s | grep -c '^\\.icount' >/dev/null", tmpl);
+	st = system(cmd);
+	assert_int_not_equal(WEXITSTATUS(st), 0); /* no script, log or status file */
+
+	json_decref(run);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_icount_run_repeats_and_is_labelled),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
