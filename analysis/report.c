@@ -167,14 +167,18 @@ static const json_t *find_delta(const json_t *run, const json_t *d)
 static void delta_cell(FILE *out, const json_t *d)
 {
 	const json_t *lo = json_object_get(d, "ci95_lo");
+	int pr;
 
 	if (!d || !json_is_number(lo)) {
 		fprintf(out, " n/a |");
 		return;
 	}
-	fprintf(out, " %+.1f%% [%+.1f%%, %+.1f%%] %s |",
-		100 * json_number_value(json_object_get(d, "rel_delta")), 100 * json_number_value(lo),
-		100 * json_number_value(json_object_get(d, "ci95_hi")),
+	/* two decimals when the interval is narrower than 1 point (the icount engine) */
+	pr = json_number_value(json_object_get(d, "ci95_hi")) - json_number_value(lo) < 0.01 ? 2 : 1;
+	fprintf(out, " %+.*f%% [%+.*f%%, %+.*f%%] %s |",
+		pr, 100 * json_number_value(json_object_get(d, "rel_delta")),
+		pr, 100 * json_number_value(lo),
+		pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
 		json_is_true(json_object_get(d, "real")) ? "real" : "noise");
 }
 
