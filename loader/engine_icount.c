@@ -25,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
 #include "dut.h"
 #include "run_internal.h"
 
@@ -184,20 +183,12 @@ int icount_engine_run(const struct run_opts *o)
 	char tag[48], why[512], out[512], result_dir[256] = "", path[PATH_MAX + 300];
 	struct timespec t0, now;
 	FILE *log = NULL;
-	int lock_fd, holder, e, st = -1, status = 1;
+	int lock_fd, e, st = -1, status = 1;
 	bool have_dut = false;
 
-	lock_fd = run_lock_take(&holder);
-	if (lock_fd < 0) {
-		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
-				"runs at the same time bias each other's numbers, so this one will "
-				"not start. Wait for it to finish.\n", holder);
+	lock_fd = run_begin(o, &topo);
+	if (lock_fd < 0)
 		return 1;
-	}
-	run_signals_install();
-	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: left by a run or a person now gone: ") < 0 ||
-	    cleanup_empty_run_dirs(o->out_dir, "xdptc: left by a killed run: ") < 0)
-		fprintf(stderr, "xdptc: note: the cleanup of earlier runs failed\n");
 	e = run_make_parents(o->out_dir);
 	if (e || !realpath(o->out_dir, share)) {
 		fprintf(stderr, "xdptc: cannot create the results directory '%s': %s\n", o->out_dir,
@@ -205,10 +196,6 @@ int icount_engine_run(const struct run_opts *o)
 		close(lock_fd);
 		return 1;
 	}
-	memset(&topo, 0, sizeof(topo));
-	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
-		 (unsigned int)(((unsigned long)getpid() * 2654435761ul) ^ (unsigned long)time(NULL)) &
-			 0xffffff);
 	snprintf(tag, sizeof(tag), "icount-%s", topo.prefix);
 	snprintf(script, sizeof(script), "%s/.%s.sh", share, tag);
 	snprintf(logp, sizeof(logp), "%s/.%s.log", share, tag);

@@ -499,7 +499,7 @@ static void remove_run_dir(const char *dir)
 
 /* One run at a time per machine: concurrent runs would share CPUs and bias each
  * other's numbers. Returns the lock fd, or -1 with the holder's pid in *@holder. */
-int run_lock_take(int *holder)
+static int run_lock_take(int *holder)
 {
 	char buf[32];
 	int fd, n;
@@ -522,6 +522,30 @@ int run_lock_take(int *holder)
 	if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)n, 0) != n)
 		fprintf(stderr, "xdptc: note: cannot record the run lock's owner\n");
 	return fd;
+}
+
+int run_begin(const struct run_opts *o, struct topology *t)
+{
+	int lock_fd, holder;
+
+	lock_fd = run_lock_take(&holder);
+	if (lock_fd < 0) {
+		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
+				"runs at the same time bias each other's numbers, so this one will "
+				"not start. Wait for it to finish.\n", holder);
+		return -1;
+	}
+	run_signals_install();
+	/* what earlier, killed runs left (a run still going keeps what it has); we hold the
+	 * run lock: the empty run directories under out_dir are killed runs' */
+	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: left by a run or a person now gone: ") < 0 ||
+	    cleanup_empty_run_dirs(o->out_dir, "xdptc: left by a killed run: ") < 0)
+		fprintf(stderr, "xdptc: note: the cleanup of earlier runs failed\n");
+	memset(t, 0, sizeof(*t));
+	snprintf(t->prefix, sizeof(t->prefix), "xdptc-%06x",
+		 (unsigned int)(((unsigned long)getpid() * 2654435761ul) ^ (unsigned long)time(NULL)) &
+			 0xffffff);
+	return lock_fd;
 }
 
 struct progress {
@@ -684,7 +708,7 @@ int run_main(const struct run_opts *opts)
 	const char *napi_sched = NULL; /* threaded NAPI: the DUT thread's scheduling */
 	/* virtio under the icount engine: the guest is the DUT, its clock counts instructions */
 	bool icount_dut = remote && o->engine == ENGINE_ICOUNT;
-	int status = 1, e = 0, seq = 0, lock_fd, holder;
+	int status = 1, e = 0, seq = 0, lock_fd;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -692,23 +716,9 @@ int run_main(const struct run_opts *opts)
 	 * virtio under icount: the guest is the DUT, driven from here as always */
 	if (o->engine == ENGINE_ICOUNT && !o->inside_icount && !strcmp(o->topology, "veth"))
 		return icount_engine_run(o);
-	lock_fd = run_lock_take(&holder);
-	if (lock_fd < 0) {
-		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
-				"runs at the same time bias each other's numbers, so this one will "
-				"not start. Wait for it to finish.\n", holder);
+	lock_fd = run_begin(o, &topo);
+	if (lock_fd < 0)
 		return 1;
-	}
-	run_signals_install();
-	/* what earlier, killed runs left (a run still going keeps what it has) */
-	/* we hold the run lock: the empty run directories under out_dir are killed runs' */
-	if (cleanup_leftovers(o->topologies_dir, NULL, "xdptc: left by a run or a person now gone: ") < 0 ||
-	    cleanup_empty_run_dirs(o->out_dir, "xdptc: left by a killed run: ") < 0)
-		fprintf(stderr, "xdptc: note: the cleanup of earlier runs failed\n");
-	memset(&topo, 0, sizeof(topo));
-	snprintf(topo.prefix, sizeof(topo.prefix), "xdptc-%06x",
-		 (unsigned int)(((unsigned long)getpid() * 2654435761ul) ^ (unsigned long)now) &
-			 0xffffff);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	/* before anything is measured: a results directory that cannot be made fails now */

@@ -27,9 +27,11 @@ struct topology {
 int run_topology_cmd(const struct run_opts *o, const char *topology, const char *verb,
 		     struct topology *t);
 
-/* run_lock_take - the machine's run lock (/run/xdptc/run.lock): one measuring run at a
- * time. Returns the lock's fd, or -1 with the holder's pid in *@holder. */
-int run_lock_take(int *holder);
+/* run_begin - what every run does first: take the machine's run lock
+ * (/run/xdptc/run.lock: one measuring run at a time; a refusal is printed), install the
+ * signal handlers, remove what killed runs left, and name the topology (@t zeroed, a new
+ * xdptc-XXXXXX prefix). Returns the lock's fd (close it at the end), or -1. */
+int run_begin(const struct run_opts *o, struct topology *t);
 
 /* run_signals_install - SIGINT, SIGTERM, SIGHUP set the stop flag (run_stopped) and kill
  * a trial's sender; SIGPIPE is ignored. */
