@@ -14,7 +14,8 @@
 #   XDPTC_CACHE=DIR         where kernels and initramfs images are kept
 #                           (default /var/cache/xdptc; never inside the source tree)
 #   XDPTC_OWNER_PID=PID     the process that owns the topology (default: the caller;
-#                           see veth.sh)
+#                           see veth.sh); if it ends while the guest boots, `up` stops
+#                           the guest and removes the topology itself
 #   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
 #   ACCEL=kvm|tcg           skip the accelerator probe
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
@@ -269,6 +270,9 @@ up() {
 	t0=$(date +%s)
 	limit=${BOOT_TIMEOUT:-180}
 	while ! grep -q XDPTC-AGENT-READY "$dir/console.log" 2>/dev/null; do
+		# an owner killed meanwhile (a run's SIGKILL) never takes this guest down, and a
+		# cleanup may have come and gone before this script made anything: stop now
+		owner_alive "$p" || die "the owner of $p is gone (killed?): stopping its guest"
 		if grep -q XDPTC-BOOT-FAILED "$dir/console.log" 2>/dev/null; then
 			console_excerpt "$dir/console.log"
 			die "the guest failed to boot"
