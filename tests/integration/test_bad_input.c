@@ -31,6 +31,8 @@ static const struct bad_case cases[] = {
 	{ "attach --netns xdptc-nosuch --dev x --mode tc", 2, "existing namespaces:" },
 	{ "attach --dev xdptc-nosuch0 --mode tc", 2, "devices there:" },
 	{ "attach --dev lo --mode tc extra", 2, "unexpected argument 'extra'" },
+	/* a missing driver feature: lo has no native XDP, and xdptc never falls back */
+	{ "attach --dev lo --mode xdpdrv", 1, "does not support XDP in native mode" },
 	{ "send --dst not-an-address --count 1", 2, "an IPv4 or IPv6 address" },
 	{ "send --count 1", 2, "--dst ADDR is required" },
 	{ "run --packets abc", 2, "expected a packet count" },
@@ -159,10 +161,43 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A full disk for results: the run measures, then cannot write run.json; it says so in
+ * one sentence, exits 1 and leaves its topology removed. */
+static void test_full_results_disk(void **state)
+{
+	char mnt[] = "/tmp/xdptc-full-XXXXXX", cmd[1024], out[8192];
+	FILE *p;
+	size_t n;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(mnt));
+	snprintf(cmd, sizeof(cmd), "mount -t tmpfs -o size=64k xdptcfull %s && "
+				   "dd if=/dev/zero of=%s/fill bs=4k count=15 2>/dev/null", mnt, mnt);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s run --packets 2k --reps 2 --count-reps 1 --no-flame "
+				   "--quiet --out %s 2>&1 </dev/null", xdptc, mnt);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	printf("# full disk: exit %d\n", WEXITSTATUS(st));
+	snprintf(cmd, sizeof(cmd), "umount %s && rmdir %s", mnt, mnt);
+	assert_int_equal(system(cmd), 0);
+	if (WEXITSTATUS(st) != 1 || !strstr(out, "cannot write"))
+		fprintf(stderr, "%s\n", out);
+	assert_int_equal(WEXITSTATUS(st), 1);
+	assert_non_null(strstr(out, "cannot write"));
+	assert_non_null(strstr(out, "topology"));
+	assert_non_null(strstr(out, ": down"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_input_table),
+		cmocka_unit_test(test_full_results_disk),
 	};
 
 	if (geteuid() != 0) {
