@@ -42,6 +42,8 @@ struct sender {
 	int fd;                    /* packet: the AF_PACKET socket */
 	void *skel;                /* xdp-live: struct xdp_tx_bpf * */
 	struct bpf_link *resident; /* xdp-live: its program attached to dev (an XDP link) */
+	double ns_per_spin;        /* xdp-live paced: ns per spin iteration (calibrated) */
+	double ns_per_frame0;      /* ... and per frame without spin, from the last call */
 	int ifindex;
 	unsigned char frame[1600];
 	unsigned int frame_len;
