@@ -179,7 +179,9 @@ static void delta_cell(FILE *out, const json_t *d)
 		pr, 100 * json_number_value(json_object_get(d, "rel_delta")),
 		pr, 100 * json_number_value(lo),
 		pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
-		json_is_true(json_object_get(d, "real")) ? "real" : "noise");
+		json_is_true(json_object_get(d, "aa"))	  ? "A/A"
+		: json_is_true(json_object_get(d, "real")) ? "real"
+							   : "noise");
 }
 
 static const char *str_of(const json_t *o, const char *k)

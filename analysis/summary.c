@@ -343,6 +343,11 @@ json_t *summary_compute(const json_t *run)
 
 		if (!strcmp(b, aa)) { /* the same mode as two arms: the noise floor */
 			json_object_set_new(d, "aa", json_true());
+			/* identical arms: no verdict of "real" however narrow the interval (under
+			 * icount a 0.005% systematic difference can exclude zero) */
+			json_object_set_new(d, "real", json_false());
+			json_object_set_new(d, "reason",
+					    json_string("the A/A arm: its interval is the noise floor"));
 			if (json_is_number(json_object_get(d, "ci95_lo")))
 				json_object_set_new(
 					s, "noise_floor",
@@ -482,9 +487,10 @@ int summary_render_md(const json_t *run, FILE *out)
 		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
 			     "measured before that.\n\n",
 			json_string_value(json_object_get(run, "incomplete")));
-	fprintf(out, "- Machine: %s, %lld CPUs; kernel %s %s\n",
+	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
 		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
+		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
 		str_or(json_string_value(json_object_get(mach, "kernel_release")), "?"),
 		str_or(json_string_value(json_object_get(mach, "arch")), ""));
 	{
@@ -599,8 +605,10 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "skbs_freed per pkt", "skbs_freed_per_pkt", 1);
 	row(out, modes, "skbs_built", "skbs_built", 0);
 	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
-	row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
-	row(out, modes, "cpu_ns_per_pkt at max_drop_pps", "cpu_ns_per_pkt_at_max_drop", 2);
+	if (json_object_get(run, "max_rate")) {
+		row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
+		row(out, modes, "cpu_ns_per_pkt at max_drop_pps", "cpu_ns_per_pkt_at_max_drop", 2);
+	}
 	row(out, modes, "count pass cost, % of timing", "observer_count_pass_pct", 2);
 	row(out, modes, "BPF-stats pass cost, % of timing", "observer_bpfstats_pass_pct", 2);
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
@@ -707,7 +715,9 @@ int summary_render_md(const json_t *run, FILE *out)
 			pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
 			pr, 100 * json_number_value(json_object_get(d, "pair_min")),
 			pr, 100 * json_number_value(json_object_get(d, "pair_max")), pairs,
-			json_is_true(json_object_get(d, "real"))
+			json_is_true(json_object_get(d, "aa"))
+				? "A/A arm: the noise floor"
+			: json_is_true(json_object_get(d, "real"))
 				? "real (interval excludes 0)"
 				: pairs < SUMMARY_MIN_PAIRS_REAL ? "too few pairs to call"
 								 : "not distinguishable from noise");

@@ -135,28 +135,60 @@ static int write_inner_script(const struct run_opts *o, const struct topology *t
 	return fclose(f) ? -errno : 0;
 }
 
-/* Relay new lines of the inner run's log, each "[ n/N]" progress line with a host ETA.
- * Remembers the results directory the inner run names. */
-static void relay_log(FILE *log, double elapsed_s, char *result_dir, size_t len)
+/* What relay_log keeps between calls: a line the guest has not finished writing, and
+ * when the first progress line came (the ETA's start: boot and set-up are not trials). */
+struct relay {
+	char partial[1024];
+	struct timespec first;
+	bool started;
+};
+
+/* Relay the complete new lines of the inner run's log, each "[ n/N]" progress line with
+ * an ETA in host time. Remembers the results directory the inner run names. */
+static void relay_log(FILE *log, struct relay *rl, char *result_dir, size_t len)
 {
 	char line[1024];
 	int done, total;
 
 	while (fgets(line, sizeof(line), log)) {
-		const char *r = strstr(line, "results in /run/xdptc-share/");
+		char full[2048];
+		const char *r;
 
+		if (!strchr(line, '\n')) { /* the rest is still being written */
+			size_t have = strlen(rl->partial);
+
+			snprintf(rl->partial + have, sizeof(rl->partial) - have, "%s", line);
+			continue;
+		}
+		snprintf(full, sizeof(full), "%s%s", rl->partial, line);
+		rl->partial[0] = '\0';
+		r = strstr(full, "results in /run/xdptc-share/");
 		if (r) {
 			snprintf(result_dir, len, "%s", r + strlen("results in /run/xdptc-share/"));
 			result_dir[strcspn(result_dir, "/ \n")] = '\0';
 			continue; /* the host says where they are */
 		}
-		if (sscanf(line, "[%d/%d]", &done, &total) == 2 && done > 0 && total >= done) {
-			line[strcspn(line, "\n")] = '\0';
-			fprintf(stderr, "%s, ETA %.0fs (host time)\n", line,
-				elapsed_s / done * (total - done));
+		if (sscanf(full, "[%d/%d]", &done, &total) == 2 && done > 0 && total >= done) {
+			struct timespec now;
+			double el;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (!rl->started) {
+				rl->first = now;
+				rl->started = true;
+			}
+			el = (double)(now.tv_sec - rl->first.tv_sec) +
+			     (double)(now.tv_nsec - rl->first.tv_nsec) / 1e9;
+			full[strcspn(full, "\n")] = '\0';
+			/* the first trial's time is not known: it started before its line */
+			if (done > 1)
+				fprintf(stderr, "%s, ETA %.0fs (host time)\n", full,
+					el / (done - 1) * (total - done));
+			else
+				fprintf(stderr, "%s\n", full);
 			continue;
 		}
-		fputs(line, stderr);
+		fputs(full, stderr);
 	}
 	clearerr(log);
 }
@@ -181,7 +213,7 @@ int icount_engine_run(const struct run_opts *o)
 	struct dut dut;
 	char share[PATH_MAX], script[PATH_MAX + 64], logp[PATH_MAX + 64], statp[PATH_MAX + 64];
 	char tag[48], why[512], out[512], result_dir[256] = "", path[PATH_MAX + 300];
-	struct timespec t0, now;
+	struct relay rl = { .started = false };
 	FILE *log = NULL;
 	int lock_fd, e, st = -1, status = 1;
 	bool have_dut = false;
@@ -235,17 +267,13 @@ int icount_engine_run(const struct run_opts *o)
 			e ? strerror(-e) : out);
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		FILE *sf;
-		double el;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
 		if (!log)
 			log = fopen(logp, "r");
 		if (log)
-			relay_log(log, el, result_dir, sizeof(result_dir));
+			relay_log(log, &rl, result_dir, sizeof(result_dir));
 		sf = fopen(statp, "r");
 		if (sf) {
 			if (fscanf(sf, "%d", &st) != 1)
@@ -253,7 +281,7 @@ int icount_engine_run(const struct run_opts *o)
 			fclose(sf);
 			if (st >= 0) {
 				if (log)
-					relay_log(log, el, result_dir, sizeof(result_dir));
+					relay_log(log, &rl, result_dir, sizeof(result_dir));
 				break;
 			}
 		}

@@ -739,7 +739,8 @@ int run_main(const struct run_opts *opts)
 
 	/* what this machine offers; the lines that decide this run's metrics */
 	doctor = doctor_report(o->topologies_dir, false, false);
-	fprintf(stderr, "xdptc: host doctor: pmu %s; kprobes %s; fentry %s; tracepoints %s%s%s\n",
+	fprintf(stderr, "xdptc: %s doctor: pmu %s; kprobes %s; fentry %s; tracepoints %s%s%s\n",
+		o->inside_icount ? "icount guest's" : "host",
 		doctor_item_ok(doctor, "pmu") ? "yes" : "no",
 		doctor_item_ok(doctor, "kprobes") ? "yes" : "no",
 		doctor_item_ok(doctor, "fentry") ? "yes" : "no",
