@@ -422,18 +422,25 @@ static const char *str_or(json_t *o, const char *key, const char *dflt)
 	return s ? s : dflt;
 }
 
+/* The JSON a command prints (bpftool -j ...), or NULL. */
+static json_t *command_json(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	json_t *j = p ? json_loadf(p, 0, NULL) : NULL;
+
+	if (p)
+		pclose(p);
+	return j;
+}
+
 static void snap_bpftool(struct lines *l)
 {
 	char line[1024];
 	json_t *j, *o, *a;
 	size_t i, k;
 	const char *key;
-	FILE *p;
 
-	p = popen("bpftool -j prog show 2>/dev/null", "r");
-	j = p ? json_loadf(p, 0, NULL) : NULL;
-	if (p)
-		pclose(p);
+	j = command_json("bpftool -j prog show 2>/dev/null");
 	json_array_foreach(j, i, o) {
 		if (held_by_someone_else(o))
 			continue;
@@ -443,10 +450,7 @@ static void snap_bpftool(struct lines *l)
 		lines_add(l, line);
 	}
 	json_decref(j);
-	p = popen("bpftool -j link show 2>/dev/null", "r");
-	j = p ? json_loadf(p, 0, NULL) : NULL;
-	if (p)
-		pclose(p);
+	j = command_json("bpftool -j link show 2>/dev/null");
 	json_array_foreach(j, i, o) {
 		if (held_by_someone_else(o))
 			continue;
@@ -458,10 +462,7 @@ static void snap_bpftool(struct lines *l)
 	}
 	json_decref(j);
 	/* XDP, TC (cls_bpf) and tcx attachments in the root namespace */
-	p = popen("bpftool -j net show 2>/dev/null", "r");
-	j = p ? json_loadf(p, 0, NULL) : NULL;
-	if (p)
-		pclose(p);
+	j = command_json("bpftool -j net show 2>/dev/null");
 	json_array_foreach(j, i, o) {
 		json_object_foreach(o, key, a) {
 			json_t *e;
