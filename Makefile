@@ -7,7 +7,9 @@
 #   make cleanup    remove anything a killed run left behind
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
-# Variables for run-veth and run-virtio: PACKETS (per trial), REPS (timing pass),
+# Variables for run-veth and run-virtio (README.md has the table): AA=1 (an A/A arm),
+# FLAME=0, SENDER (udp|packet|xdp-live), MAXRATE=1 (rate search), THREADED=1 (threaded
+# NAPI on veth), PACKETS (per trial), REPS (timing pass),
 # COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
 # WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (6.1 or
 # 6.12, virtio and icount), ENGINE (host, or icount: instructions per packet inside a

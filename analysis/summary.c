@@ -554,6 +554,14 @@ int summary_render_md(const json_t *run, FILE *out)
 			     "pkts_at_dut; at -icount shift=0 the guest clock advances 1 ns per guest "
 			     "instruction, so these ns are instructions (no cpu_ns_per_pkt: emulated "
 			     "time is no host time); timing pass with no tracing and BPF statistics off\n");
+	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel thread "
+			     "(napi/DEV, %s), kept off the sender's CPU\n",
+			str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"));
+		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
+			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
+			     "thread's alone (the sender's pacing is not the DUT's cost); timing "
+			     "pass with no tracing and BPF statistics off\n");
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "

@@ -352,9 +352,14 @@ static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
 	out->cpu_ns_per_pkt = c->napi_thread_cpu
 		? (r.pkts_at_dut ? (double)r.softirq_cpu_ns / (double)r.pkts_at_dut : 0)
 		: r.cpu_ns_per_pkt;
-	fprintf(stderr, "xdptc: rate search %s: offered %s%.0f pps -> %s\n", drop_mode_name(c->mode),
-		rate ? "" : "unpaced, ", out->achieved_pps,
-		out->lossless ? "no loss" : "loss before the DUT");
+	if (rate)
+		fprintf(stderr, "xdptc: rate search %s: offered %llu pps, reached %.0f -> %s\n",
+			drop_mode_name(c->mode), (unsigned long long)rate, out->achieved_pps,
+			out->lossless ? "no loss" : "loss before the DUT");
+	else
+		fprintf(stderr, "xdptc: rate search %s: unpaced, reached %.0f pps -> %s\n",
+			drop_mode_name(c->mode), out->achieved_pps,
+			out->lossless ? "no loss" : "loss before the DUT");
 	return 0;
 }
 
