@@ -511,19 +511,30 @@ int summary_render_md(const json_t *run, FILE *out)
 			json_integer_value(json_object_get(set, "count_reps")),
 			json_integer_value(json_object_get(set, "seed")));
 	}
-	if (guest && !strcmp(summary_time_metric(run), "instructions_per_pkt")) {
+	if (!strcmp(summary_time_metric(run), "instructions_per_pkt")) {
 		const json_t *en = json_object_get(run, "engine");
+		const char *qemu = str_or(json_string_value(json_object_get(en, "qemu")), "?");
+		const char *args = str_or(json_string_value(json_object_get(en, "icount")), "?");
+		const char *kern = str_or(json_string_value(json_object_get(en, "guest_kernel")), "?");
 
-		fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel %s, "
-			     "its virtio-net eth0 fed from this host's tap\n",
-			str_or(json_string_value(json_object_get(en, "qemu")), "?"),
-			str_or(json_string_value(json_object_get(en, "icount")), "?"),
-			str_or(json_string_value(json_object_get(en, "guest_kernel")), "?"));
-		fprintf(out, "- Time: instructions_per_pkt = the guest's CPU time in ns of its "
-			     "NAPI thread (threaded NAPI on eth0) and ksoftirqd, over pkts_at_dut; at "
-			     "-icount shift=0 the guest clock advances 1 ns per guest instruction, so "
-			     "these ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
-			     "time); timing pass with no tracing and BPF statistics off\n");
+		if (guest) /* virtio: the guest is the DUT */
+			fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
+				     "%s, its virtio-net eth0 fed from this host's tap\n",
+				qemu, args, kern);
+		else /* veth: the whole experiment in the guest */
+			fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
+				     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
+				qemu, args, kern,
+				str_or(json_string_value(json_object_get(en, "host_cpu_model")), "?"),
+				str_or(json_string_value(json_object_get(en, "host_kernel")), "?"));
+		fprintf(out, "- Time: instructions_per_pkt = %s, over pkts_at_dut; at -icount "
+			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
+			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
+			     "time); timing pass with no tracing and BPF statistics off\n",
+			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
+				"eth0) and ksoftirqd"
+			      : "guest CPU time in ns of the sender thread (which runs the veth "
+				"receive softirq) + ksoftirqd/NAPI threads");
 	} else if (guest) {
 		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
 
@@ -539,21 +550,6 @@ int summary_render_md(const json_t *run, FILE *out)
 				     "are translated and run by qemu, so only the within-run "
 				     "comparison and the counts carry meaning, not the absolute "
 				     "nanoseconds\n");
-	} else if (!strcmp(summary_time_metric(run), "instructions_per_pkt")) {
-		const json_t *en = json_object_get(run, "engine");
-
-		fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG guest "
-			     "(%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
-			str_or(json_string_value(json_object_get(en, "qemu")), "?"),
-			str_or(json_string_value(json_object_get(en, "icount")), "?"),
-			str_or(json_string_value(json_object_get(en, "guest_kernel")), "?"),
-			str_or(json_string_value(json_object_get(en, "host_cpu_model")), "?"),
-			str_or(json_string_value(json_object_get(en, "host_kernel")), "?"));
-		fprintf(out, "- Time: instructions_per_pkt = guest CPU time in ns of the sender thread "
-			     "(which runs the veth receive softirq) + ksoftirqd/NAPI threads, over "
-			     "pkts_at_dut; at -icount shift=0 the guest clock advances 1 ns per guest "
-			     "instruction, so these ns are instructions (no cpu_ns_per_pkt: emulated "
-			     "time is no host time); timing pass with no tracing and BPF statistics off\n");
 	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
 		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel thread "
 			     "(napi/DEV, %s), kept off the sender's CPU\n",

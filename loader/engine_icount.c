@@ -64,25 +64,6 @@ static void put_quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(buf, len, "unknown CPU");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, "model name", 10) && colon) {
-			snprintf(buf, len, "%s", colon + 2);
-			buf[strcspn(buf, "\n")] = '\0';
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 /*
  * The inner run's script, written into the share: the environment the inner run records
  * (qemu, icount settings, the host), the guest's clock set to the host's (it ran ahead
@@ -101,7 +82,7 @@ static int write_inner_script(const struct run_opts *o, const struct topology *t
 		return -errno;
 	exe[n] = '\0';
 	uname(&u);
-	cpu_model(cpu, sizeof(cpu));
+	machine_cpu_model(cpu, sizeof(cpu));
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;

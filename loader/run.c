@@ -107,24 +107,32 @@ int run_topology_cmd(const struct run_opts *o, const char *topology, const char 
 
 /* ---- machine and capabilities ---- */
 
-static json_t *machine_json(void)
+void machine_cpu_model(char *buf, size_t len)
 {
-	struct utsname u;
-	char line[256], model[160] = "unknown";
+	char line[256];
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	json_t *m = json_object();
 
+	snprintf(buf, len, "unknown");
 	while (f && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
 		if (!strncmp(line, "model name", 10) && colon) {
-			snprintf(model, sizeof(model), "%s", colon + 2);
-			model[strcspn(model, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = '\0';
 			break;
 		}
 	}
 	if (f)
 		fclose(f);
+}
+
+static json_t *machine_json(void)
+{
+	struct utsname u;
+	char model[160];
+	json_t *m = json_object();
+
+	machine_cpu_model(model, sizeof(model));
 	uname(&u);
 	json_object_set_new(m, "cpu_model", json_string(model));
 	json_object_set_new(m, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
@@ -134,51 +142,50 @@ static json_t *machine_json(void)
 	return m;
 }
 
-/* Where the run measured. Inside the icount engine's guest the host passes what it knows
- * in the environment (XDPTC_ICOUNT_*), set by engine_icount.c. */
+/* Where the run measured: "host", or "icount" with what the guest, qemu and the host
+ * were. The virtio engine knows them here (@icount_guest, its topology); inside the veth
+ * engine's guest the host passes them in the environment (XDPTC_ICOUNT_*, set by
+ * engine_icount.c). */
 static json_t *engine_json(const struct run_opts *o, const struct topology *icount_guest)
 {
 	struct utsname u;
+	char cpu[160];
 	json_t *e = json_object();
-	const char *v;
+	const char *qemu = getenv("XDPTC_ICOUNT_QEMU"), *args = getenv("XDPTC_ICOUNT_ARGS");
+	const char *host_cpu = getenv("XDPTC_ICOUNT_HOST_CPU");
+	const char *host_kernel = getenv("XDPTC_ICOUNT_HOST_KERNEL");
+	const char *guest_kernel;
 
-	uname(&u);
-	if (icount_guest) { /* virtio: this host drives a DUT guest under icount */
-		json_t *m = machine_json();
-
-		json_object_set_new(e, "name", json_string("icount"));
-		json_object_set_new(e, "guest_kernel", json_string(icount_guest->guest_kernel));
-		json_object_set_new(e, "qemu", json_string(icount_guest->qemu_version));
-		json_object_set_new(e, "icount", json_string(icount_guest->icount));
-		json_object_set_new(e, "host_cpu_model", json_deep_copy(json_object_get(m, "cpu_model")));
-		json_object_set_new(e, "host_kernel", json_string(u.release));
-		json_object_set_new(e, "conversion",
-				    json_string("-icount shift=0: the guest clock advances 1 ns per "
-						"guest instruction, so the guest's NAPI thread and "
-						"ksoftirqd CPU time in ns counts instructions; "
-						"instructions_per_pkt = those ns over pkts_at_dut"));
-		json_decref(m);
-		return e;
-	}
-	if (!o->inside_icount) {
+	if (!icount_guest && !o->inside_icount) {
 		json_object_set_new(e, "name", json_string("host"));
 		return e;
 	}
+	uname(&u);
+	guest_kernel = u.release;
+	if (icount_guest) { /* this host is the host */
+		machine_cpu_model(cpu, sizeof(cpu));
+		qemu = icount_guest->qemu_version;
+		args = icount_guest->icount;
+		guest_kernel = icount_guest->guest_kernel;
+		host_cpu = cpu;
+		host_kernel = u.release;
+	}
 	json_object_set_new(e, "name", json_string("icount"));
-	json_object_set_new(e, "guest_kernel", json_string(u.release));
-	v = getenv("XDPTC_ICOUNT_QEMU");
-	json_object_set_new(e, "qemu", json_string(v ? v : "unknown"));
-	v = getenv("XDPTC_ICOUNT_ARGS");
-	json_object_set_new(e, "icount", json_string(v ? v : "unknown"));
-	v = getenv("XDPTC_ICOUNT_HOST_CPU");
-	json_object_set_new(e, "host_cpu_model", json_string(v ? v : "unknown"));
-	v = getenv("XDPTC_ICOUNT_HOST_KERNEL");
-	json_object_set_new(e, "host_kernel", json_string(v ? v : "unknown"));
+	json_object_set_new(e, "guest_kernel", json_string(guest_kernel));
+	json_object_set_new(e, "qemu", json_string(qemu ? qemu : "unknown"));
+	json_object_set_new(e, "icount", json_string(args ? args : "unknown"));
+	json_object_set_new(e, "host_cpu_model", json_string(host_cpu ? host_cpu : "unknown"));
+	json_object_set_new(e, "host_kernel", json_string(host_kernel ? host_kernel : "unknown"));
 	json_object_set_new(e, "conversion",
-			    json_string("-icount shift=0: the guest clock advances 2^0 = 1 ns per "
-					"guest instruction, so per-task CPU time in ns (schedstat, "
-					"CLOCK_THREAD_CPUTIME_ID) counts instructions; "
-					"instructions_per_pkt = those ns over pkts_at_dut"));
+			    json_string(icount_guest
+				? "-icount shift=0: the guest clock advances 1 ns per guest "
+				  "instruction, so the guest's NAPI thread and ksoftirqd CPU time in "
+				  "ns counts instructions; instructions_per_pkt = those ns over "
+				  "pkts_at_dut"
+				: "-icount shift=0: the guest clock advances 2^0 = 1 ns per guest "
+				  "instruction, so per-task CPU time in ns (schedstat, "
+				  "CLOCK_THREAD_CPUTIME_ID) counts instructions; "
+				  "instructions_per_pkt = those ns over pkts_at_dut"));
 	return e;
 }
 

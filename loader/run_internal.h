@@ -7,6 +7,7 @@
 #define XDPTC_RUN_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "run.h"
 
@@ -37,6 +38,10 @@ int run_begin(const struct run_opts *o, struct topology *t);
  * a trial's sender; SIGPIPE is ignored. */
 void run_signals_install(void);
 bool run_stopped(void);
+
+/* machine_cpu_model - this machine's CPU model (/proc/cpuinfo "model name") into @buf,
+ * "unknown" when there is none. */
+void machine_cpu_model(char *buf, size_t len);
 
 /* run_make_parents - mkdir -p @path. Returns 0 or -errno. */
 int run_make_parents(const char *path);

@@ -34,7 +34,7 @@ int sender_parse(const char *s, enum sender_kind *out)
 	return -EINVAL;
 }
 
-static uint16_t ip_checksum(const unsigned char *p, size_t len)
+uint16_t ip_checksum(const unsigned char *p, size_t len)
 {
 	uint32_t sum = 0;
 

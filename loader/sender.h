@@ -59,6 +59,10 @@ int sender_send(struct sender *s, uint64_t count, struct udp_send_result *res);
 
 void sender_close(struct sender *s);
 
+/* ip_checksum - the Internet checksum (RFC 1071) of the @len bytes at @p (an IPv4
+ * header with its checksum field zeroed), in host order. */
+uint16_t ip_checksum(const unsigned char *p, size_t len);
+
 /* build_udp_frame - an Ethernet/IPv4/UDP frame into @buf (at least 42 + @payload_len
  * bytes). Returns its length, or -EINVAL. Exposed for the tests. */
 int build_udp_frame(unsigned char *buf, size_t cap, const unsigned char src_mac[6],

@@ -222,7 +222,7 @@ up() {
 		icount_args="-icount shift=0,sleep=off"
 		# the DUT's receive path in a kernel thread of its own: its CPU time (guest ns,
 		# that is instructions) is then the DUT's cost, read per task
-		share_cmdline_napi=xdptc.threadednapi=1
+		napi_cmdline=xdptc.threadednapi=1
 	else
 		accel_line=$(accel_for "$vmlinuz" "$img" "$kver")
 		icount_args=
@@ -259,7 +259,7 @@ up() {
 		$icount_args $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
 		-serial "file:$dir/console.log" \
 		-kernel "$vmlinuz" -initrd "$img" \
-		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${share_cmdline_napi:-}" \
+		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
 		-device virtio-serial-pci -chardev "socket,id=ctl,path=$dir/ctl.sock,server=on,wait=off" \
 		-device virtserialport,chardev=ctl,name=xdptc.ctl \

@@ -2,7 +2,8 @@
 /*
  * run_helpers.h: what the `xdptc run` integration tests share: the topology prefix a
  * run announced, what is left of it, its run directory and its run.json summaries.
- * Include after <cmocka.h>, <jansson.h>, <dirent.h>, <math.h>, <stdio.h>, <string.h>.
+ * Include after <cmocka.h>, <jansson.h>, <dirent.h>, <math.h>, <stdio.h>, <string.h>,
+ * <stdlib.h>, <sys/wait.h>.
  */
 #ifndef XDPTC_TEST_RUN_HELPERS_H
 #define XDPTC_TEST_RUN_HELPERS_H
@@ -25,6 +26,20 @@ static inline void run_prefix(const char *log, char *prefix, size_t len)
 	}
 	if (f)
 		fclose(f);
+}
+
+/* A run's exit status @st must be 0; when it is not, the end of its stderr @log is shown
+ * first. */
+static inline void assert_run_ok(int st, const char *log)
+{
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "tail -n 30 %s", log);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* Namespaces and links whose names start with @prefix right now. */

@@ -107,17 +107,6 @@ static void put16(unsigned char *p, unsigned v)
 	p[1] = (unsigned char)v;
 }
 
-static uint16_t csum16(const unsigned char *p, size_t len)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 /* Open a gap of @n bytes at offset @at. */
 static void insert(struct frame *f, size_t at, size_t n)
 {
@@ -175,7 +164,7 @@ static void build(struct frame *f, enum shape s, uint16_t dport)
 		ip[0] = 0x4f;           /* IHL 15: 60 bytes */
 		put16(ip + 2, 60 + 8 + 18);
 		put16(ip + 10, 0);
-		put16(ip + 10, csum16(ip, 60));
+		put16(ip + 10, ip_checksum(ip, 60));
 	} else if (s == VLAN1) {
 		add_vlan(f, 0x8100, 100);
 	} else if (s == VLAN2) {
