@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "run.h"
+#include "summary.h"
 
 /* The checks that make a parsed JSON document an xdptc run; @r is released on failure. */
 static int check_run(json_t *r, const char *file, json_t **run, char *err, size_t errlen)
@@ -181,7 +182,9 @@ static void delta_cell(FILE *out, const json_t *d)
 		pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
 		json_is_true(json_object_get(d, "aa"))	  ? "A/A"
 		: json_is_true(json_object_get(d, "real")) ? "real"
-							   : "noise");
+		: json_integer_value(json_object_get(d, "pairs")) < SUMMARY_MIN_PAIRS_REAL
+			? "too few pairs"
+			: "noise");
 }
 
 static const char *str_of(const json_t *o, const char *k)

@@ -563,6 +563,8 @@ int run_begin(const struct run_opts *o, struct topology *t)
 struct progress {
 	int done, total;
 	struct timespec start;
+	bool no_eta; /* inside the icount guest: its clock is no guide to host time (the
+		      * host relaying the lines adds its own ETA) */
 };
 
 static void progress_line(struct progress *p, const struct trial_result *r, const char *label,
@@ -593,11 +595,9 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 	else
 		fprintf(stderr, "%8.1f ns/BPF run  ",
 			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
-	/* in the icount guest the clock counts instructions, not seconds: no ETA there (the
-	 * host prints its own) */
 	fprintf(stderr, "pkts_at_dut %llu%s  %d left", (unsigned long long)r->pkts_at_dut,
 		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done);
-	if (g_time_key[0] != 'i')
+	if (!p->no_eta)
 		fprintf(stderr, ", ETA %.0fs", eta);
 	fprintf(stderr, "%s", tty && r->valid && p->done < p->total ? "" : "\n");
 }
@@ -999,6 +999,7 @@ int run_main(const struct run_opts *opts)
 	json_object_set_new(run, "flamegraphs", flames);
 
 	memset(&prog, 0, sizeof(prog));
+	prog.no_eta = o->inside_icount;
 	for (int p = 0; p < PASS_NR; p++)
 		prog.total += pass_reps(o, p) * pass_modes(o, p);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
