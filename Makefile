@@ -31,7 +31,7 @@ LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
 
-BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters
+BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters probes/napi_delay
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 LOADER_SRC := $(wildcard loader/*.c) $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard analysis/*.c)
 LIB_SRC   := $(filter-out loader/xdptc.c,$(LOADER_SRC))

@@ -620,7 +620,10 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
 
 	json_array_foreach(modes, i, m)
-		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")))
+		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")) &&
+		    strcmp(str_or(json_string_value(json_object_get(
+				  json_object_get(m, "max_drop_pps_confirm"), "kind")), ""),
+			   "saturation"))
 			fprintf(out, "\nmax_drop_pps of %s is a lower bound: even the unpaced sender "
 				     "(%s pps) lost nothing before the DUT, so the sender, not the DUT, "
 				     "was the limit.\n",
@@ -633,6 +636,26 @@ int summary_render_md(const json_t *run, FILE *out)
 
 		if (!c)
 			continue;
+		if (!strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation")) {
+			char y[48], z[48], w[48];
+
+			fmt_count(x, sizeof(x), json_object_get(c, "reached_min_pps"));
+			fmt_count(y, sizeof(y), json_object_get(c, "reached_max_pps"));
+			fmt_count(z, sizeof(z), json_object_get(c, "median_ci_lo_pps"));
+			fmt_count(w, sizeof(w), json_object_get(c, "median_ci_hi_pps"));
+			fprintf(out, "\nmax_drop_pps of %s is a saturation rate, checked: the DUT's "
+				     "receive path shares the sender's CPU and runs whenever the sender "
+				     "yields, so no packet can be lost and the highest lossless rate is "
+				     "the rate the pair reaches. %lld of %lld unpaced trials lossless, "
+				     "reaching %s to %s pps; median %s, its %.1f%% interval [%s, %s]",
+				json_string_value(json_object_get(m, "mode")),
+				json_integer_value(json_object_get(c, "lossless_at_max")), reps, x, y,
+				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")),
+				100 * json_number_value(json_object_get(c, "median_ci_level")), z, w);
+			fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
+				? ": within 5% of the median." : ": NOT within 5% of the median.");
+			continue;
+		}
 		fprintf(out, "\nmax_drop_pps of %s checked: %lld of %lld trials lossless at %s pps",
 			json_string_value(json_object_get(m, "mode")),
 			json_integer_value(json_object_get(c, "lossless_at_max")), reps,

@@ -59,7 +59,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"                 [--modes LIST] [--aa] [--sender KIND] [--warmup N] [--rate PPS] [--cpu N]\n"
 		"                 [--port N] [--size B] [--guest-kernel 6.1|6.12] [--counters LIST]\n"
 		"                 [--cross-check-counters] [--no-flame] [--seed N] [--out DIR]\n"
-		"                 [--find-max-rate] [--threaded-napi] [--engine host|icount]\n"
+		"                 [--find-max-rate] [--threaded-napi] [--napi-cpu N]\n"
+		"                 [--engine host|icount]\n"
 		"                 [--quiet] [--verbose]\n"
 		"Build the topology, run interleaved trials of every mode in three passes\n"
 		"(timing: no tracing, BPF stats off; count: the counter backends; bpfstats: BPF\n"
@@ -89,7 +90,11 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"              applies)\n"
 		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, so the\n"
 		"              receive path can fall behind the sender (with --sender xdp-live,\n"
-		"              what makes a veth rate search find the DUT's capacity)\n"
+		"              what makes a veth rate search find the DUT's capacity), kept off\n"
+		"              the sender's CPU\n"
+		"  --napi-cpu  veth: --threaded-napi with the thread pinned to this CPU; the\n"
+		"              sender's own CPU makes the two take turns, so nothing is lost\n"
+		"              and a rate search finds the pair's saturation rate\n"
 		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
 		"              against the first is the run's noise floor\n"
 		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
@@ -126,6 +131,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		{ "sender", required_argument, NULL, 'Z' },
 		{ "find-max-rate", no_argument, NULL, 'M' },
 		{ "threaded-napi", no_argument, NULL, 'T' },
+		{ "napi-cpu", required_argument, NULL, 'N' },
 		{ "engine", required_argument, NULL, 'E' },
 		{ "inside-icount", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
@@ -138,7 +144,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
 		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
-		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1,
+		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
 		.seed = (uint64_t)time(NULL),
 	};
 	uint64_t v, warmup = UINT64_MAX;
@@ -147,7 +153,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTE:Iqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTN:E:Iqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -181,6 +187,16 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			o.inside_icount = true;
 			break;
 		case 'T':
+			o.threaded_napi = true;
+			break;
+		case 'N': /* implies --threaded-napi */
+			if (parse_count(optarg, 4095, &v) ||
+			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
+				fprintf(stderr, "xdptc: --napi-cpu '%s': expected an online CPU, 0-%ld\n",
+					optarg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
+				return EXIT_USAGE;
+			}
+			o.napi_cpu = (int)v;
 			o.threaded_napi = true;
 			break;
 		case 'Z': {
@@ -285,8 +301,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		if (o.find_max_rate || o.threaded_napi ||
 		    (o.rate_pps && strcmp(o.topology, "virtio"))) {
 			fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
-					"--find-max-rate, --threaded-napi and (veth) --rate do not "
-					"apply\n");
+					"--find-max-rate, --threaded-napi (--napi-cpu) and (veth) "
+					"--rate do not apply\n");
 			return EXIT_USAGE;
 		}
 		/* instructions repeat exactly: small windows suffice, and an emulated

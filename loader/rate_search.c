@@ -2,17 +2,38 @@
 #include "rate_search.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* One trial at @rate, repeated while it stalls (at most RATE_STALL_REPEATS times). */
+static int trial_unstalled(rate_probe_fn fn, void *ctx, uint64_t rate, struct rate_probe *p,
+			   int *stalled_trials)
+{
+	int before = 0, e;
+
+	for (;;) {
+		memset(p, 0, sizeof(*p));
+		p->rate_pps = rate;
+		e = fn(ctx, rate, p);
+		if (e)
+			return e;
+		if (p->lossless)
+			p->stalled = false;
+		if (!p->stalled || before == RATE_STALL_REPEATS)
+			break;
+		before++;
+		(*stalled_trials)++;
+	}
+	p->stalled_before = before;
+	return 0;
+}
 
 static int probe(rate_probe_fn fn, void *ctx, uint64_t rate, struct rate_search_result *res,
 		 struct rate_probe **out)
 {
 	struct rate_probe *p = &res->probe[res->steps];
-	int e;
+	int e = trial_unstalled(fn, ctx, rate, p, &res->stalled_trials);
 
-	memset(p, 0, sizeof(*p));
-	p->rate_pps = rate;
-	e = fn(ctx, rate, p);
 	if (e)
 		return e;
 	res->steps++;
@@ -63,13 +84,14 @@ int rate_search(rate_probe_fn fn, void *ctx, double precision, int max_steps,
 }
 
 /* @reps trials at @rate; returns the lossless ones (>= 0) or -errno */
-static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, double *cpu)
+static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, double *cpu,
+		       int *stalled_trials)
 {
 	int ok = 0;
 
 	for (int i = 0; i < reps; i++) {
-		struct rate_probe p = { .rate_pps = rate };
-		int e = fn(ctx, rate, &p);
+		struct rate_probe p;
+		int e = trial_unstalled(fn, ctx, rate, &p, stalled_trials);
 
 		if (e)
 			return e;
@@ -91,7 +113,8 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 		return 0;
 	res->confirm_reps = reps;
 	for (;;) {
-		n = lossless_of(fn, ctx, res->max_drop_pps, reps, &res->cpu_ns_per_pkt);
+		n = lossless_of(fn, ctx, res->max_drop_pps, reps, &res->cpu_ns_per_pkt,
+				&res->stalled_trials);
 		if (n < 0)
 			return n;
 		res->confirm_lossless_at_max = n;
@@ -101,10 +124,95 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 		res->max_drop_pps = (uint64_t)((double)res->max_drop_pps * 0.98);
 	}
 	res->confirm_above_pps = (uint64_t)((double)res->max_drop_pps * (1 + margin));
-	n = lossless_of(fn, ctx, res->confirm_above_pps, reps, NULL);
+	n = lossless_of(fn, ctx, res->confirm_above_pps, reps, NULL, &res->stalled_trials);
 	if (n < 0)
 		return n;
 	res->confirm_lossy_above = reps - n;
 	res->confirmed = res->confirm_lossless_at_max == reps && res->confirm_lossy_above > 0;
 	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double median_ci_order_stat(int n, double level, int *k)
+{
+	/* P(Bin(n, 1/2) <= j), summed term by term */
+	double term = 1, cdf = 0, best = 0;
+
+	*k = 0;
+	for (int i = 0; i < n; i++)
+		term /= 2; /* C(n,0) / 2^n */
+	for (int j = 0; 2 * (j + 1) <= n; j++) {
+		/* [x(j+1), x(n-j)] covers the median unless j+1 or more of n fall on
+		 * one side: 1 - 2 P(Bin <= j) */
+		cdf += term;
+		if (1 - 2 * cdf < level)
+			break;
+		*k = j + 1;
+		best = 1 - 2 * cdf;
+		term = term * (double)(n - j) / (double)(j + 1);
+	}
+	return best;
+}
+
+int rate_saturation_add(struct rate_search_result *res, const struct rate_probe *p)
+{
+	if (res->sat_n >= (int)(sizeof(res->sat_reached) / sizeof(res->sat_reached[0])))
+		return -E2BIG;
+	res->sat_reached[res->sat_n++] = p->achieved_pps;
+	res->confirm_lossless_at_max += p->lossless;
+	if (p->lossless)
+		res->cpu_ns_per_pkt = p->cpu_ns_per_pkt;
+	return 0;
+}
+
+int rate_saturation_finish(struct rate_search_result *res, double margin)
+{
+	double sorted[32];
+	int n = res->sat_n, k;
+
+	if (!res->sender_bound || n < 6 || margin <= 0)
+		return -EINVAL;
+	memcpy(sorted, res->sat_reached, (size_t)n * sizeof(sorted[0]));
+	qsort(sorted, (size_t)n, sizeof(sorted[0]), cmp_double);
+	res->saturation = true;
+	res->confirm_reps = n;
+	res->reached_min = sorted[0];
+	res->reached_max = sorted[n - 1];
+	res->max_drop_pps = (uint64_t)(n % 2 ? sorted[n / 2]
+					     : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+	res->ci_level = median_ci_order_stat(n, 0.95, &k);
+	if (k < 1)
+		return -EINVAL;
+	res->ci_lo = sorted[k - 1];
+	res->ci_hi = sorted[n - k];
+	res->confirmed = res->confirm_lossless_at_max == n &&
+		res->ci_lo >= (double)res->max_drop_pps * (1 - margin) &&
+		res->ci_hi <= (double)res->max_drop_pps * (1 + margin);
+	return 0;
+}
+
+int rate_search_confirm_saturation(rate_probe_fn fn, void *ctx, int reps, double margin,
+				   struct rate_search_result *res)
+{
+	if (reps < 6 || reps > 32 || margin <= 0)
+		return -EINVAL;
+	if (!res->sender_bound)
+		return 0;
+	for (int i = 0; i < reps; i++) {
+		struct rate_probe p;
+		int e = trial_unstalled(fn, ctx, 0, &p, &res->stalled_trials);
+
+		if (e)
+			return e;
+		e = rate_saturation_add(res, &p);
+		if (e)
+			return e;
+	}
+	return rate_saturation_finish(res, margin);
 }

@@ -15,7 +15,21 @@ struct rate_probe {
 	double achieved_pps;   /* what the sender reached */
 	bool lossless;         /* every packet sent reached the program */
 	double cpu_ns_per_pkt;
+	/* Set by a probe that watches the DUT's NAPI thread (threaded NAPI), else 0: */
+	bool stalled;          /* lossy, and the thread once waited for its CPU (or went
+				* from one poll to the next) longer than the receive ring
+				* lasts at this rate: the loss is the scheduler's or the
+				* hypervisor's, and says nothing of the DUT's capacity */
+	uint64_t max_wait_ns;  /* the thread's longest wait for a CPU in the trial, ns */
+	uint64_t max_poll_gap_ns; /* its longest time between two polls on its CPU, ns */
+	char culprit[16];      /* the task that held the CPU until then */
+	int stalled_before;    /* filled by the search: stalled trials at this rate that
+				* were set aside and repeated before this one */
 };
+
+/* Stalled trials at one rate are repeated at most this often; if every repeat is
+ * stalled too, the rate counts as lossy. */
+#define RATE_STALL_REPEATS 6
 
 /* One trial at @rate_pps (0: unpaced). Returns 0 (the result in @out) or -errno. */
 typedef int (*rate_probe_fn)(void *ctx, uint64_t rate_pps, struct rate_probe *out);
@@ -26,6 +40,7 @@ struct rate_search_result {
 	double cpu_ns_per_pkt;   /* at that rate */
 	int steps;
 	struct rate_probe probe[32];
+	int stalled_trials;      /* trials set aside as stalled, search and check together */
 	/* filled by rate_search_confirm */
 	int confirm_reps;            /* trials at each rate (0: not confirmed) */
 	int confirm_lossless_at_max; /* of confirm_reps at max_drop_pps */
@@ -33,9 +48,22 @@ struct rate_search_result {
 	int confirm_lossy_above;     /* of confirm_reps at confirm_above_pps */
 	int confirm_lowered;         /* times max_drop_pps was lowered 2% (a lossy repeat) */
 	bool confirmed;              /* every trial at max lossless, one or more above lossy */
+	/* filled by rate_search_confirm_saturation */
+	bool saturation;             /* checked as the saturation rate of a sender and a DUT
+				      * that share one CPU */
+	double reached_min, reached_max; /* unpaced repeats' reached rates, pps */
+	double ci_lo, ci_hi;         /* a distribution-free confidence interval of their
+				      * median (order statistics), pps */
+	double ci_level;             /* its confidence, e.g. 0.979 for 10 repeats */
+	int sat_n;                   /* unpaced repeats so far (rate_saturation_add) */
+	double sat_reached[32];      /* their reached rates, pps, in the order taken */
 };
 
 /*
+ * A stalled trial (struct rate_probe.stalled) is set aside and the same rate tried
+ * again, up to RATE_STALL_REPEATS times, by rate_search and rate_search_confirm alike;
+ * the last outcome counts, and a rate whose every trial stalled counts as lossy.
+ *
  * rate_search - probe unpaced first (its achieved rate is the upper bound; lossless
  * there means the sender, not the DUT, is the limit), then bisect between a lossless
  * and a lossy rate until they are within @precision (e.g. 0.02) of each other or
@@ -54,5 +82,39 @@ int rate_search(rate_probe_fn fn, void *ctx, double precision, int max_steps,
  */
 int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 			struct rate_search_result *res);
+
+/*
+ * The saturation rate: the check of a sender-bound search whose DUT shares the
+ * sender's CPU (veth without a threaded NAPI, or with its thread on the sender's CPU).
+ * There the receive path runs whenever the sender yields, so nothing can be lost and
+ * the highest lossless rate is the rate the pair saturates at; on a shared machine
+ * that rate varies from trial to trial (and with the host's load).
+ *
+ * rate_saturation_add - record one unpaced trial (at most 32) of a sender-bound search.
+ * Returns 0, or -E2BIG when full.
+ *
+ * rate_saturation_finish - from 6 or more recorded trials: max_drop_pps becomes the
+ * median of their reached rates, with the distribution-free interval [x(k), x(n+1-k)] of
+ * the sorted rates, the narrowest whose confidence of covering the true median (sign
+ * test) is at least 95%. Confirmed when every trial was lossless and that interval lies
+ * within @margin (e.g. 0.05) of max_drop_pps. Returns 0, or -EINVAL when fewer than 6
+ * trials were recorded or the search was not sender-bound.
+ *
+ * rate_search_confirm_saturation - @reps (6 to 32) unpaced trials through @fn, added and
+ * finished (a run interleaves the trials of several modes itself instead). Returns 0,
+ * -EINVAL, or the probe's -errno; does nothing unless the search was sender-bound.
+ */
+int rate_saturation_add(struct rate_search_result *res, const struct rate_probe *p);
+int rate_saturation_finish(struct rate_search_result *res, double margin);
+int rate_search_confirm_saturation(rate_probe_fn fn, void *ctx, int reps, double margin,
+				   struct rate_search_result *res);
+
+/*
+ * median_ci_order_stat - for @n values, the largest k such that [x(k), x(n+1-k)] (1-based,
+ * sorted) covers the true median with probability at least @level: 1 - 2 P(Bin(n, 1/2)
+ * <= k-1). Stores k in @k (0 when no such interval exists) and returns that probability.
+ * For n = 10, level 0.95: k = 2, 0.979.
+ */
+double median_ci_order_stat(int n, double level, int *k);
 
 #endif

@@ -22,8 +22,8 @@
 #include "doctor.h"
 #include "flamegraph.h"
 #include "plots.h"
-#include "rate_search.h"
 #include "dut.h"
+#include "napi_delay_user.h"
 #include "netns.h"
 #include "summary.h"
 #include "trial.h"
@@ -298,9 +298,7 @@ static uint64_t splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* The order of modes in repetition @rep of @pass: a seeded Fisher-Yates shuffle. */
-/* The name an arm goes by in run.json: its mode, or "MODE-aa" for the A/A twin. */
-static const char *arm_label(const struct run_opts *o, int arm)
+const char *arm_label(const struct run_opts *o, int arm)
 {
 	static char buf[RUN_MAX_MODES][24];
 
@@ -311,7 +309,7 @@ static const char *arm_label(const struct run_opts *o, int arm)
 	return drop_mode_name(o->modes[arm]);
 }
 
-static void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out)
+void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out)
 {
 	uint64_t s = o->seed ^ ((uint64_t)pass << 40) ^ ((uint64_t)rep << 20);
 
@@ -324,85 +322,6 @@ static void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out)
 		out[i] = out[j];
 		out[j] = tmp;
 	}
-}
-
-/* ---- the rate search ---- */
-
-struct rate_ctx {
-	struct trial_env *env;
-	enum drop_mode mode;
-	uint64_t packets;
-	bool napi_thread_cpu; /* cost per packet = the DUT's NAPI thread (threaded NAPI) */
-};
-
-/* One paced trial: lossless when every packet sent reached the program. */
-static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
-{
-	struct rate_ctx *c = p;
-	struct trial_result r;
-	uint64_t saved = c->env->rate_pps;
-	int e;
-
-	c->env->rate_pps = rate;
-	/* a paced trial lasts at most about half a second (and has at least 10,000 packets) */
-	e = trial_run(c->env, c->mode, PASS_TIMING,
-		      rate ? (rate / 2 < 10000 ? 10000 : rate / 2 < c->packets ? rate / 2 : c->packets)
-			   : c->packets,
-		      &r);
-	c->env->rate_pps = saved;
-	if (e)
-		return e;
-	out->achieved_pps = r.wall_ns ? (double)r.sent * 1e9 / (double)r.wall_ns : 0;
-	out->lossless = r.valid && r.lost_before_dut == 0 && r.pkts_at_dut == r.sent;
-	/* with a threaded NAPI the DUT's whole receive path runs in its thread; the sender's
-	 * own CPU (which includes its pacing spin) is not the DUT's cost */
-	out->cpu_ns_per_pkt = c->napi_thread_cpu
-		? (r.pkts_at_dut ? (double)r.softirq_cpu_ns / (double)r.pkts_at_dut : 0)
-		: r.cpu_ns_per_pkt;
-	if (rate)
-		fprintf(stderr, "xdptc: rate search %s: offered %llu pps, reached %.0f -> %s\n",
-			drop_mode_name(c->mode), (unsigned long long)rate, out->achieved_pps,
-			out->lossless ? "no loss" : "loss before the DUT");
-	else
-		fprintf(stderr, "xdptc: rate search %s: unpaced, reached %.0f pps -> %s\n",
-			drop_mode_name(c->mode), out->achieved_pps,
-			out->lossless ? "no loss" : "loss before the DUT");
-	return 0;
-}
-
-static json_t *rate_search_json(const char *mode, const struct rate_search_result *rs,
-				bool napi_thread_cpu)
-{
-	json_t *o = json_object(), *steps = json_array();
-
-	json_object_set_new(o, "mode", json_string(mode));
-	json_object_set_new(o, "max_drop_pps", json_integer((json_int_t)rs->max_drop_pps));
-	json_object_set_new(o, "sender_bound", json_boolean(rs->sender_bound));
-	json_object_set_new(o, "cpu_ns_per_pkt_at_max", json_real(rs->cpu_ns_per_pkt));
-	json_object_set_new(o, "cpu_ns_per_pkt_at_max_source",
-			    json_string(napi_thread_cpu ? "the DUT's NAPI thread"
-						    : "sender thread + softirq tasks"));
-	if (rs->confirm_reps) {
-		json_t *c = json_object();
-
-		json_object_set_new(c, "reps", json_integer(rs->confirm_reps));
-		json_object_set_new(c, "lossless_at_max", json_integer(rs->confirm_lossless_at_max));
-		json_object_set_new(c, "above_pps", json_integer((json_int_t)rs->confirm_above_pps));
-		json_object_set_new(c, "lossy_above", json_integer(rs->confirm_lossy_above));
-		json_object_set_new(c, "lowered", json_integer(rs->confirm_lowered));
-		json_object_set_new(c, "confirmed", json_boolean(rs->confirmed));
-		json_object_set_new(o, "confirm", c);
-	}
-	for (int i = 0; i < rs->steps; i++) {
-		json_t *st = json_object();
-
-		json_object_set_new(st, "offered_pps", json_integer((json_int_t)rs->probe[i].rate_pps));
-		json_object_set_new(st, "achieved_pps", json_real(rs->probe[i].achieved_pps));
-		json_object_set_new(st, "lossless", json_boolean(rs->probe[i].lossless));
-		json_array_append_new(steps, st);
-	}
-	json_object_set_new(o, "steps", steps);
-	return o;
 }
 
 /* ---- the run ---- */
@@ -432,6 +351,9 @@ static json_t *settings_json(const struct run_opts *o)
 							       : "timing, count, bpfstats"));
 	json_object_set_new(s, "flame_graphs", json_boolean(o->flame));
 	json_object_set_new(s, "threaded_napi", json_boolean(o->threaded_napi));
+	if (o->threaded_napi)
+		json_object_set_new(s, "napi_cpu", o->napi_cpu >= 0 ? json_integer(o->napi_cpu)
+								  : json_string("not the sender's"));
 	return s;
 }
 
@@ -718,6 +640,8 @@ int run_main(const struct run_opts *opts)
 	bool have_pmu = false, counters_open = false, have_dir = false, have_dut = false;
 	bool remote = !strcmp(o->topology, "virtio");
 	const char *napi_sched = NULL; /* threaded NAPI: the DUT thread's scheduling */
+	pid_t napi_pids[NAPI_DELAY_MAX_PIDS]; /* threaded NAPI: the DUT's NAPI threads */
+	int n_napi = 0;
 	/* virtio under the icount engine: the guest is the DUT, its clock counts instructions */
 	bool icount_dut = remote && o->engine == ENGINE_ICOUNT;
 	int status = 1, e = 0, seq = 0, lock_fd;
@@ -884,9 +808,11 @@ int run_main(const struct run_opts *opts)
 					continue;
 				CPU_ZERO(&set);
 				for (long c = 0; c < ncpu; c++)
-					if (c != o->sender_cpu)
+					if (o->napi_cpu >= 0 ? c == o->napi_cpu : c != o->sender_cpu)
 						CPU_SET((int)c, &set);
 				pinned += !sched_setaffinity(t.pid[i], sizeof(set), &set);
+				if (n_napi < NAPI_DELAY_MAX_PIDS)
+					napi_pids[n_napi++] = t.pid[i];
 				/* real-time priority: the DUT gets its CPU when packets wait, so a
 				 * rate search measures the receive path, not how long unrelated
 				 * tasks on that CPU keep it waiting (a 3 ms time slice overflows a
@@ -897,10 +823,27 @@ int run_main(const struct run_opts *opts)
 					fifo += !sched_setscheduler(t.pid[i], SCHED_FIFO, &sp);
 				}
 			}
-			fprintf(stderr, "xdptc: threaded NAPI on for %s (%d thread(s) kept off CPU %d, "
-					"%d at SCHED_FIFO 50)\n",
-				topo.dut_dev, pinned, o->sender_cpu, fifo);
+			if (o->napi_cpu >= 0)
+				fprintf(stderr, "xdptc: threaded NAPI on for %s (%d thread(s) pinned to "
+						"CPU %d%s, %d at SCHED_FIFO 50)\n",
+					topo.dut_dev, pinned, o->napi_cpu,
+					o->napi_cpu == o->sender_cpu ? ", the sender's" : "", fifo);
+			else
+				fprintf(stderr, "xdptc: threaded NAPI on for %s (%d thread(s) kept off "
+						"CPU %d, %d at SCHED_FIFO 50)\n",
+					topo.dut_dev, pinned, o->sender_cpu, fifo);
 			napi_sched = fifo ? "SCHED_FIFO 50" : "SCHED_OTHER";
+			/* and this process stays on the sender's CPU: its own work between trials
+			 * must not keep the DUT's thread waiting */
+			if (o->sender_cpu >= 0) {
+				cpu_set_t self;
+
+				CPU_ZERO(&self);
+				CPU_SET(o->sender_cpu, &self);
+				if (sched_setaffinity(0, sizeof(self), &self))
+					fprintf(stderr, "xdptc: note: cannot keep xdptc on CPU %d: %s\n",
+						o->sender_cpu, strerror(errno));
+			}
 			/* its CPU time is the packets' cost too */
 			softirq_tasks_find(&dut.softirq);
 		}
@@ -1093,36 +1036,9 @@ int run_main(const struct run_opts *opts)
 		}
 	}
 	if (o->find_max_rate && !g_stop) {
-		json_t *rates = json_array();
-
-		json_object_set_new(run, "max_rate", rates);
-		for (int i = 0; i < o->nmodes && !g_stop; i++) {
-			struct rate_ctx rc = { .env = &env, .mode = o->modes[i], .packets = o->packets,
-					       .napi_thread_cpu = o->threaded_napi && !remote };
-			struct rate_search_result rs;
-
-			if (i == o->aa_arm || o->modes[i] == MODE_NONE)
-				continue;
-			e = rate_search(rate_probe_trial, &rc, 0.02, 12, &rs);
-			/* how the answer is checked: repeats at it and 5% above it */
-			if (!e && !g_stop && !rs.sender_bound && rs.max_drop_pps) {
-				fprintf(stderr, "xdptc: rate search %s: confirming %llu pps "
-						"(3 trials there, 3 at +5%%)\n",
-					drop_mode_name(o->modes[i]),
-					(unsigned long long)rs.max_drop_pps);
-				e = rate_search_confirm(rate_probe_trial, &rc, 3, 0.05, &rs);
-			}
-			if (e == -EINTR || g_stop)
-				break;
-			if (e) {
-				snprintf(why, sizeof(why), "the rate search of %s failed: %s",
-					 drop_mode_name(o->modes[i]), strerror(-e));
-				fprintf(stderr, "xdptc: %s\n", why);
-				goto failed;
-			}
-			json_array_append_new(rates,
-					      rate_search_json(arm_label(o, i), &rs, rc.napi_thread_cpu));
-		}
+		e = run_rate_searches(o, &env, remote, napi_pids, n_napi, run, why, sizeof(why));
+		if (e && e != -EINTR)
+			goto failed;
 	}
 	if (g_stop) {
 		fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");

@@ -37,6 +37,8 @@ struct run_opts {
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
 	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */
+	int napi_cpu;              /* ... pinned to this CPU; -1 (default): any CPU but the
+				    * sender's */
 	char *dir_out;             /* when set: the run directory is written here */
 	size_t dir_out_len;
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */

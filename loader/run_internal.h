@@ -6,10 +6,14 @@
 #ifndef XDPTC_RUN_INTERNAL_H
 #define XDPTC_RUN_INTERNAL_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "run.h"
+
+struct trial_env;
 
 /* A topology as its script printed it (KEY=VALUE lines of `SCRIPT up PREFIX`). */
 struct topology {
@@ -45,6 +49,21 @@ void machine_cpu_model(char *buf, size_t len);
 
 /* run_make_parents - mkdir -p @path. Returns 0 or -errno. */
 int run_make_parents(const char *path);
+
+/* arm_label - the name arm @arm goes by in run.json: its mode, or "MODE-aa" for the A/A
+ * twin (a static buffer per arm). */
+const char *arm_label(const struct run_opts *o, int arm);
+
+/* shuffle_arms - the order of the arms in repetition @rep of @pass (any int: the rate
+ * search uses PASS_NR + 1): a Fisher-Yates shuffle seeded by the run's seed. */
+void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out);
+
+/* run_rate_searches - the run's rate search (run_rate.c): each mode's max_drop_pps,
+ * checked, appended to @run as "max_rate". @napi_pids: the DUT's NAPI threads (threaded
+ * NAPI), whose scheduling stalls are told apart from the DUT's own loss. Returns 0,
+ * -EINTR when stopped, or -errno with a sentence in @why. */
+int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remote,
+		      const pid_t *napi_pids, int n_napi, json_t *run, char *why, size_t whylen);
 
 /* icount_engine_run - the host side of --engine icount (engine_icount.c): boot an icount
  * guest, run the veth experiment inside it, relay its progress, keep its results.

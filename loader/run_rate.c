@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_rate.c: a run's rate search (--find-max-rate), after its passes: for each mode the
+ * highest rate dropped with no loss before the DUT (rate_search.h), checked, into
+ * run.json's "max_rate" array.
+ *
+ * Two regimes, told apart by where the DUT's receive path runs:
+ *   - on the sender's CPU (veth without a threaded NAPI, or --napi-cpu on the sender's
+ *     CPU): the receive path runs whenever the sender yields, nothing can be lost, and
+ *     the answer is the rate the pair saturates at, measured in interleaved rounds;
+ *   - on a CPU of its own (--threaded-napi): a bisection between a lossless and a lossy
+ *     rate, checked by repeats; trials whose loss a scheduling stall of the DUT's NAPI
+ *     thread explains (napi_delay_user.h) are set aside and repeated.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "napi_delay_user.h"
+#include "rate_search.h"
+#include "run_internal.h"
+#include "trial.h"
+
+/* unpaced trials behind a saturation rate: [x(6), x(15)] of 20 is a 95.9% interval of
+ * their median that a few slow trials (the host's other load) do not move */
+#define SATURATION_REPS 20
+
+struct rate_ctx {
+	struct trial_env *env;
+	enum drop_mode mode;
+	uint64_t packets;
+	bool napi_thread_cpu; /* cost per packet = the DUT's NAPI thread (threaded NAPI) */
+	struct napi_delay *napi_wait; /* threaded NAPI: its waits for a CPU, or NULL */
+};
+
+/* One paced trial: lossless when every packet sent reached the program. */
+static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
+{
+	struct rate_ctx *c = p;
+	struct trial_result r;
+	uint64_t saved = c->env->rate_pps;
+	int e;
+
+	c->env->rate_pps = rate;
+	if (c->napi_wait)
+		napi_delay_reset(c->napi_wait);
+	/* a paced trial lasts at most about half a second (and has at least 10,000 packets) */
+	e = trial_run(c->env, c->mode, PASS_TIMING,
+		      rate ? (rate / 2 < 10000 ? 10000 : rate / 2 < c->packets ? rate / 2 : c->packets)
+			   : c->packets,
+		      &r);
+	c->env->rate_pps = saved;
+	if (e)
+		return e;
+	out->achieved_pps = r.wall_ns ? (double)r.sent * 1e9 / (double)r.wall_ns : 0;
+	out->lossless = r.valid && r.lost_before_dut == 0 && r.pkts_at_dut == r.sent;
+	if (c->napi_wait) {
+		struct napi_wait_stats w;
+
+		napi_delay_read(c->napi_wait, &w);
+		out->max_wait_ns = w.max_wait_ns;
+		out->max_poll_gap_ns = w.max_poll_gap_ns;
+		memcpy(out->culprit, w.max_culprit, sizeof(out->culprit));
+		out->stalled = !out->lossless &&
+			(w.max_wait_ns > w.max_poll_gap_ns ? w.max_wait_ns : w.max_poll_gap_ns) >=
+			ring_overflow_wait_ns(rate ? (double)rate : out->achieved_pps);
+	}
+	/* with a threaded NAPI the DUT's whole receive path runs in its thread; the sender's
+	 * own CPU (which includes its pacing spin) is not the DUT's cost */
+	out->cpu_ns_per_pkt = c->napi_thread_cpu
+		? (r.pkts_at_dut ? (double)r.softirq_cpu_ns / (double)r.pkts_at_dut : 0)
+		: r.cpu_ns_per_pkt;
+	{
+		char how[256] = "";
+
+		if (out->stalled)
+			snprintf(how, sizeof(how), " (stalled: the NAPI thread waited up to %.0f us "
+				 "for its CPU (then held by %s), %.0f us between two polls; the "
+				 "ring lasts %.0f us)",
+				 (double)out->max_wait_ns / 1e3, out->culprit[0] ? out->culprit : "?",
+				 (double)out->max_poll_gap_ns / 1e3,
+				 (double)ring_overflow_wait_ns(rate ? (double)rate
+								    : out->achieved_pps) / 1e3);
+		if (rate)
+			fprintf(stderr, "xdptc: rate search %s: offered %llu pps, reached %.0f -> "
+					"%s%s\n", drop_mode_name(c->mode), (unsigned long long)rate,
+				out->achieved_pps, out->lossless ? "no loss" : "loss before the DUT",
+				how);
+		else
+			fprintf(stderr, "xdptc: rate search %s: unpaced, reached %.0f pps -> %s%s\n",
+				drop_mode_name(c->mode), out->achieved_pps,
+				out->lossless ? "no loss" : "loss before the DUT", how);
+	}
+	return 0;
+}
+
+static json_t *rate_search_json(const char *mode, const struct rate_search_result *rs,
+				bool napi_thread_cpu, bool napi_wait)
+{
+	json_t *o = json_object(), *steps = json_array();
+
+	json_object_set_new(o, "mode", json_string(mode));
+	json_object_set_new(o, "max_drop_pps", json_integer((json_int_t)rs->max_drop_pps));
+	json_object_set_new(o, "sender_bound", json_boolean(rs->sender_bound));
+	json_object_set_new(o, "cpu_ns_per_pkt_at_max", json_real(rs->cpu_ns_per_pkt));
+	json_object_set_new(o, "cpu_ns_per_pkt_at_max_source",
+			    json_string(napi_thread_cpu ? "the DUT's NAPI thread"
+						    : "sender thread + softirq tasks"));
+	if (rs->confirm_reps) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "reps", json_integer(rs->confirm_reps));
+		json_object_set_new(c, "lossless_at_max", json_integer(rs->confirm_lossless_at_max));
+		json_object_set_new(c, "above_pps", json_integer((json_int_t)rs->confirm_above_pps));
+		json_object_set_new(c, "lossy_above", json_integer(rs->confirm_lossy_above));
+		json_object_set_new(c, "lowered", json_integer(rs->confirm_lowered));
+		json_object_set_new(c, "confirmed", json_boolean(rs->confirmed));
+		json_object_set_new(c, "kind", json_string(rs->saturation ? "saturation"
+									  : "bracket"));
+		if (rs->saturation) {
+			json_t *v = json_array();
+
+			for (int i = 0; i < rs->sat_n; i++)
+				json_array_append_new(v, json_real(rs->sat_reached[i]));
+			json_object_set_new(c, "reached_pps", v);
+			json_object_set_new(c, "reached_min_pps", json_real(rs->reached_min));
+			json_object_set_new(c, "reached_max_pps", json_real(rs->reached_max));
+			json_object_set_new(c, "median_ci_lo_pps", json_real(rs->ci_lo));
+			json_object_set_new(c, "median_ci_hi_pps", json_real(rs->ci_hi));
+			json_object_set_new(c, "median_ci_level", json_real(rs->ci_level));
+		}
+		json_object_set_new(o, "confirm", c);
+	}
+	if (napi_wait)
+		json_object_set_new(o, "stalled_trials", json_integer(rs->stalled_trials));
+	for (int i = 0; i < rs->steps; i++) {
+		json_t *st = json_object();
+
+		json_object_set_new(st, "offered_pps", json_integer((json_int_t)rs->probe[i].rate_pps));
+		json_object_set_new(st, "achieved_pps", json_real(rs->probe[i].achieved_pps));
+		json_object_set_new(st, "lossless", json_boolean(rs->probe[i].lossless));
+		if (napi_wait) {
+			json_object_set_new(st, "max_napi_wait_ns",
+					    json_integer((json_int_t)rs->probe[i].max_wait_ns));
+			json_object_set_new(st, "max_napi_poll_gap_ns",
+					    json_integer((json_int_t)rs->probe[i].max_poll_gap_ns));
+			json_object_set_new(st, "stalled", json_boolean(rs->probe[i].stalled));
+			json_object_set_new(st, "stalled_before",
+					    json_integer(rs->probe[i].stalled_before));
+		}
+		json_array_append_new(steps, st);
+	}
+	json_object_set_new(o, "steps", steps);
+	return o;
+}
+
+
+int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remote,
+		      const pid_t *napi_pids, int n_napi, json_t *run, char *why, size_t whylen)
+{
+	struct rate_search_result rs[RUN_MAX_MODES] = { 0 };
+	struct rate_ctx rc[RUN_MAX_MODES];
+	struct napi_delay napi_wait = { 0 };
+	bool searched[RUN_MAX_MODES] = { false }, saturating[RUN_MAX_MODES] = { false };
+	json_t *rates = json_array();
+	/* the DUT's receive path runs on the sender's CPU: in the sender's own softirq
+	 * (no threaded NAPI), or in a NAPI thread pinned there */
+	bool shared_cpu = !remote && (!o->threaded_napi || o->napi_cpu == o->sender_cpu);
+	int e = 0, nsat = 0;
+
+	json_object_set_new(run, "max_rate", rates);
+	json_object_set_new(run, "max_rate_regime",
+			    json_string(shared_cpu ? "DUT on the sender's CPU"
+						   : "DUT on a CPU of its own"));
+	if (n_napi && !shared_cpu) {
+		/* a wait for the CPU longer than the ring lasts loses frames whatever the
+		 * mode: such trials are told apart and repeated (rate_search.h) */
+		char nerr[256];
+
+		if (napi_delay_open(&napi_wait, napi_pids, n_napi, nerr, sizeof(nerr)))
+			fprintf(stderr, "xdptc: note: %s; the rate search cannot tell loss "
+					"from the NAPI thread's waits for a CPU\n", nerr);
+		else
+			json_object_set_new(run, "max_rate_stall_source",
+					    json_string("tracepoint:sched:sched_waking,"
+							"tracepoint:sched:sched_switch,"
+							"tracepoint:napi:napi_poll"));
+	}
+	for (int i = 0; i < o->nmodes && !run_stopped(); i++) {
+		rc[i] = (struct rate_ctx){ .env = env, .mode = o->modes[i], .packets = o->packets,
+					   .napi_thread_cpu = o->threaded_napi && !remote,
+					   .napi_wait = napi_wait.skel ? &napi_wait : NULL };
+		if (i == o->aa_arm || o->modes[i] == MODE_NONE)
+			continue;
+		e = rate_search(rate_probe_trial, &rc[i], 0.02, 12, &rs[i]);
+		if (!e && !run_stopped() && rs[i].sender_bound && shared_cpu) {
+			/* measured below, all modes interleaved, each trial about half a
+			 * second long so that brief slowdowns of the host average out */
+			uint64_t half_second = (uint64_t)(rs[i].probe[0].achieved_pps / 2);
+
+			if (half_second > rc[i].packets)
+				rc[i].packets = half_second;
+			saturating[i] = true;
+			nsat++;
+		} else if (!e && !run_stopped() && !rs[i].sender_bound && rs[i].max_drop_pps) {
+			/* how the answer is checked: repeats at it and 5% above it */
+			fprintf(stderr, "xdptc: rate search %s: confirming %llu pps "
+					"(3 trials there, 3 at +5%%)\n",
+				drop_mode_name(o->modes[i]), (unsigned long long)rs[i].max_drop_pps);
+			e = rate_search_confirm(rate_probe_trial, &rc[i], 3, 0.05, &rs[i]);
+		}
+		if (e)
+			goto fail;
+		searched[i] = true;
+	}
+	if (nsat && !run_stopped()) {
+		/* the saturation rate moves with the host's load: rounds of one unpaced trial
+		 * per mode, in a seeded shuffle, expose every mode to the same moments */
+		fprintf(stderr, "xdptc: rate search: the DUT shares the sender's CPU, so nothing "
+				"can be lost; measuring each mode's saturation rate in %d rounds of "
+				"one unpaced trial per mode\n", SATURATION_REPS);
+		for (int r = 0; r < SATURATION_REPS && !run_stopped(); r++) {
+			int order[RUN_MAX_MODES];
+
+			shuffle_arms(o, PASS_NR + 1, r, order);
+			for (int k = 0; k < o->nmodes && !run_stopped(); k++) {
+				int i = order[k];
+				struct rate_probe p = { 0 };
+
+				if (!saturating[i])
+					continue;
+				e = rate_probe_trial(&rc[i], 0, &p);
+				if (!e)
+					e = rate_saturation_add(&rs[i], &p);
+				if (e)
+					goto fail;
+			}
+		}
+		for (int i = 0; i < o->nmodes && !run_stopped(); i++)
+			if (saturating[i] && (e = rate_saturation_finish(&rs[i], 0.05)))
+				goto fail;
+	}
+	if (run_stopped()) {
+		e = -EINTR;
+		goto out;
+	}
+	for (int i = 0; i < o->nmodes; i++)
+		if (searched[i])
+			json_array_append_new(rates,
+					      rate_search_json(arm_label(o, i), &rs[i],
+							       rc[i].napi_thread_cpu,
+							       rc[i].napi_wait != NULL));
+	goto out;
+fail:
+	if (e == -EINTR || run_stopped()) {
+		e = -EINTR;
+		goto out;
+	}
+	snprintf(why, whylen, "the rate search failed: %s", strerror(-e));
+	fprintf(stderr, "xdptc: %s\n", why);
+out:
+	napi_delay_close(&napi_wait);
+	return e;
+}
