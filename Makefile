@@ -47,7 +47,8 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) $(if $(COUNTERS),--counters $(COUNTERS)) \
 	$(if $(filter 0,$(FLAME)),--no-flame) $(if $(filter 1,$(AA)),--aa) \
 	$(if $(SENDER),--sender $(SENDER)) $(if $(filter 1,$(MAXRATE)),--find-max-rate) \
-	$(if $(filter 1,$(THREADED)),--threaded-napi) $(if $(ENGINE),--engine $(ENGINE)) \
+	$(if $(filter 1,$(THREADED)),--threaded-napi) $(if $(NAPI_CPU),--napi-cpu $(NAPI_CPU)) \
+	$(if $(ENGINE),--engine $(ENGINE)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \

@@ -247,6 +247,10 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 			if (json_object_get(found, "confirm"))
 				json_object_set_new(m, "max_drop_pps_confirm",
 						    json_deep_copy(json_object_get(found, "confirm")));
+			if (json_object_get(found, "stalled_trials"))
+				json_object_set_new(m, "max_drop_pps_stalled_trials",
+						    json_deep_copy(json_object_get(found,
+										   "stalled_trials")));
 		} else {
 			json_object_set_new(m, "max_drop_pps", json_null());
 			json_object_set_new(m, "max_drop_pps_reason",
@@ -551,9 +555,24 @@ int summary_render_md(const json_t *run, FILE *out)
 				     "comparison and the counts carry meaning, not the absolute "
 				     "nanoseconds\n");
 	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
-		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel thread "
-			     "(napi/DEV, %s), kept off the sender's CPU\n",
-			str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"));
+		const json_t *nc = json_object_get(set, "napi_cpu");
+
+		if (json_is_integer(nc) &&
+		    json_integer_value(nc) == json_integer_value(json_object_get(set, "sender_cpu")))
+			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+				     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
+				     "turns, and the thread's CPU time is the DUT's\n",
+				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"),
+				json_integer_value(nc));
+		else if (json_is_integer(nc))
+			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+				     "thread (napi/DEV, %s) on CPU %lld\n",
+				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"),
+				json_integer_value(nc));
+		else
+			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+				     "thread (napi/DEV, %s), kept off the sender's CPU\n",
+				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"));
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
 			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
 			     "thread's alone (the sender's pacing is not the DUT's cost); timing "
@@ -666,6 +685,11 @@ int summary_render_md(const json_t *run, FILE *out)
 		if (json_integer_value(json_object_get(c, "lowered")))
 			fprintf(out, "; lowered %lld time(s) by 2%% after a lossy repeat",
 				json_integer_value(json_object_get(c, "lowered")));
+		if (json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")))
+			fprintf(out, "; %lld trial(s) in the search and check set aside and repeated, "
+				     "their loss explained by a stall of the DUT's NAPI thread longer "
+				     "than the 256-frame ring lasts",
+				json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")));
 		fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
 			? ": the highest lossless rate is within 5% above it."
 			: ": NOT confirmed within 5%.");

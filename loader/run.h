@@ -39,6 +39,7 @@ struct run_opts {
 	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */
 	int napi_cpu;              /* ... pinned to this CPU; -1 (default): any CPU but the
 				    * sender's */
+#define NAPI_CPU_SENDER (-2)       /* while parsing: --napi-cpu sender */
 	char *dir_out;             /* when set: the run directory is written here */
 	size_t dir_out_len;
 	uint64_t seed;             /* order shuffle and bootstrap (default: time) */

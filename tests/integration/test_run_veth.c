@@ -403,6 +403,104 @@ static void test_sweep_over_senders(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The rate search, both regimes, on a real veth pair with the xdp-live sender.
+ * DUT on the sender's CPU (--napi-cpu sender): every one of the 20 interleaved unpaced
+ * trials per mode lossless (counted, not assumed), the median inside the range and its
+ * interval, and xdpdrv's saturation rate above tc's (no skb, no stack).
+ * DUT on a CPU of its own (--threaded-napi): the NAPI thread's waits are measured for
+ * every step (the thread is woken, so some wait is recorded), and a step marked stalled
+ * lost packets. */
+static void test_rate_search_regimes(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[600], path[700];
+	json_error_t jerr;
+	json_t *run, *x;
+	double sat[2] = { 0, 0 };
+	char *dir;
+	size_t i;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --napi-cpu sender --find-max-rate "
+				   "--modes tc,xdpdrv --packets 100k --reps 2 --count-reps 1 --no-flame "
+				   "--out %s/shared --quiet 2>%s/shared.log", xdptc, tmpl, tmpl);
+	snprintf(path, sizeof(path), "%s/shared.log", tmpl);
+	st = system(cmd);
+	assert_run_ok(st, path);
+	snprintf(path, sizeof(path), "%s/shared", tmpl);
+	dir = find_run_dir(path);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	free(dir);
+	run = json_load_file(path, 0, &jerr);
+	assert_non_null(run);
+	assert_string_equal(json_string_value(json_object_get(run, "max_rate_regime")),
+			    "DUT on the sender's CPU");
+	assert_int_equal(json_array_size(json_object_get(run, "max_rate")), 2);
+	json_array_foreach(json_object_get(run, "max_rate"), i, x) {
+		json_t *c = json_object_get(x, "confirm");
+		double max = (double)json_integer_value(json_object_get(x, "max_drop_pps"));
+
+		printf("# %s saturation %.0f pps [%.0f, %.0f], range %.0f-%.0f, %s\n",
+		       json_string_value(json_object_get(x, "mode")), max,
+		       num(c, "median_ci_lo_pps"), num(c, "median_ci_hi_pps"),
+		       num(c, "reached_min_pps"), num(c, "reached_max_pps"),
+		       json_is_true(json_object_get(c, "confirmed")) ? "within 5%" : "not within 5%");
+		assert_string_equal(json_string_value(json_object_get(c, "kind")), "saturation");
+		assert_int_equal(json_integer_value(json_object_get(c, "reps")), 20);
+		assert_int_equal(json_array_size(json_object_get(c, "reached_pps")), 20);
+		/* nothing can be lost when the DUT shares the sender's CPU */
+		assert_int_equal(json_integer_value(json_object_get(c, "lossless_at_max")), 20);
+		assert_true(max >= num(c, "median_ci_lo_pps") && max <= num(c, "median_ci_hi_pps"));
+		assert_true(num(c, "reached_min_pps") <= num(c, "median_ci_lo_pps"));
+		assert_true(num(c, "reached_max_pps") >= num(c, "median_ci_hi_pps"));
+		assert_true(num(x, "cpu_ns_per_pkt_at_max") > 0);
+		sat[!strcmp(json_string_value(json_object_get(x, "mode")), "xdpdrv")] = max;
+	}
+	assert_true(sat[1] > 1.5 * sat[0]);
+	json_decref(run);
+
+	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --threaded-napi --find-max-rate "
+				   "--modes xdpdrv --packets 100k --reps 2 --count-reps 1 --no-flame "
+				   "--out %s/own --quiet 2>%s/own.log", xdptc, tmpl, tmpl);
+	snprintf(path, sizeof(path), "%s/own.log", tmpl);
+	st = system(cmd);
+	assert_run_ok(st, path);
+	snprintf(path, sizeof(path), "%s/own", tmpl);
+	dir = find_run_dir(path);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	free(dir);
+	run = json_load_file(path, 0, &jerr);
+	assert_non_null(run);
+	assert_string_equal(json_string_value(json_object_get(run, "max_rate_regime")),
+			    "DUT on a CPU of its own");
+	assert_non_null(json_object_get(run, "max_rate_stall_source"));
+	x = json_array_get(json_object_get(run, "max_rate"), 0);
+	assert_non_null(x);
+	assert_true(json_array_size(json_object_get(x, "steps")) >= 2);
+	{
+		json_t *stp;
+		size_t k;
+		int stalled = 0;
+
+		json_array_foreach(json_object_get(x, "steps"), k, stp) {
+			assert_true(num(stp, "max_napi_wait_ns") > 0);
+			if (json_is_true(json_object_get(stp, "stalled"))) {
+				stalled++;
+				assert_false(json_is_true(json_object_get(stp, "lossless")));
+			}
+		}
+		printf("# own CPU: xdpdrv %lld pps, %d stalled step(s), %lld stalled trial(s)\n",
+		       json_integer_value(json_object_get(x, "max_drop_pps")), stalled,
+		       json_integer_value(json_object_get(x, "stalled_trials")));
+	}
+	json_decref(run);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_unavailable_counts_are_null_not_zero),
 		cmocka_unit_test(test_doctor_reports_reasons),
 		cmocka_unit_test(test_sweep_over_senders),
+		cmocka_unit_test(test_rate_search_regimes),
 	};
 
 	if (geteuid() != 0) {
