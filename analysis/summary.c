@@ -261,6 +261,10 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	return m;
 }
 
+static json_t *delta_from_pairs(const char *metric, const char *a, const char *b,
+				const double *pa, const double *pb, const double *d, size_t n,
+				uint64_t seed);
+
 /* Paired delta of @metric, mode b against mode a, over timing repetitions. */
 static json_t *pair_delta(const json_t *run, const char *metric, const char *a, const char *b)
 {
@@ -272,8 +276,6 @@ static json_t *pair_delta(const json_t *run, const char *metric, const char *a, 
 	size_t n = 0;
 	uint64_t seed = (uint64_t)json_integer_value(
 		json_object_get(json_object_get(run, "settings"), "seed"));
-	struct stats_interval iv;
-	json_t *o;
 
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
@@ -284,7 +286,17 @@ static json_t *pair_delta(const json_t *run, const char *metric, const char *a, 
 				n++;
 				break;
 			}
-	o = json_object();
+	return delta_from_pairs(metric, a, b, pa, pb, d, n, seed);
+}
+
+/* The delta object of @n pairs (pa[i], pb[i]) with d[i] = pb[i] / pa[i] - 1. */
+static json_t *delta_from_pairs(const char *metric, const char *a, const char *b,
+				const double *pa, const double *pb, const double *d, size_t n,
+				uint64_t seed)
+{
+	struct stats_interval iv;
+	json_t *o = json_object();
+
 	json_object_set_new(o, "metric", json_string(metric));
 	json_object_set_new(o, "a", json_string(a));
 	json_object_set_new(o, "b", json_string(b));
@@ -308,6 +320,44 @@ static json_t *pair_delta(const json_t *run, const char *metric, const char *a, 
 	if (n < SUMMARY_MIN_PAIRS_REAL)
 		json_object_set_new(o, "reason", json_string("too few pairs to call a delta real"));
 	return o;
+}
+
+/* The saturation rates of modes a and b (rate search, DUT on the sender's CPU): trial i of
+ * each was taken in the same interleaved round, so pairs by index cancel the host's
+ * changes of speed between rounds. NULL when either mode has none. */
+static json_t *saturation_delta(const json_t *run, const char *a, const char *b)
+{
+	const json_t *ra = NULL, *rb = NULL, *x;
+	double pa[MAX_VALUES], pb[MAX_VALUES], d[MAX_VALUES];
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(run, "max_rate"), i, x) {
+		const json_t *c = json_object_get(x, "confirm");
+		const char *mode = str_or(json_string_value(json_object_get(x, "mode")), "");
+
+		if (strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation"))
+			continue;
+		if (!strcmp(mode, a))
+			ra = json_object_get(c, "reached_pps");
+		if (!strcmp(mode, b))
+			rb = json_object_get(c, "reached_pps");
+	}
+	if (!json_is_array(ra) || !json_is_array(rb))
+		return NULL;
+	for (i = 0; i < json_array_size(ra) && i < json_array_size(rb) && n < MAX_VALUES; i++) {
+		double va = json_number_value(json_array_get(ra, i));
+		double vb = json_number_value(json_array_get(rb, i));
+
+		if (va > 0 && vb > 0) {
+			pa[n] = va;
+			pb[n] = vb;
+			d[n] = vb / va - 1.0;
+			n++;
+		}
+	}
+	return delta_from_pairs("max_drop_pps (saturation, paired by round)", a, b, pa, pb, d, n,
+				(uint64_t)json_integer_value(json_object_get(
+					json_object_get(run, "settings"), "seed")));
 }
 
 static const char *baseline_mode(const json_t *modes)
@@ -366,6 +416,12 @@ json_t *summary_compute(const json_t *run)
 		json_array_append_new(deltas, d);
 		if (json_is_true(json_object_get(json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
 			json_array_append_new(deltas, pair_delta(run, "cycles_per_pkt", base, b));
+		{
+			json_t *sd = saturation_delta(run, base, b);
+
+			if (sd)
+				json_array_append_new(deltas, sd);
+		}
 	}
 	/* conservation: in a TC drop every packet's skb is built once and freed once */
 	json_array_foreach(arr, i, m) {
