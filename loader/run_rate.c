@@ -96,7 +96,7 @@ static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
 }
 
 static json_t *rate_search_json(const char *mode, const struct rate_search_result *rs,
-				bool napi_thread_cpu, bool napi_wait)
+				bool napi_thread_cpu, bool napi_wait, uint64_t trial_packets)
 {
 	json_t *o = json_object(), *steps = json_array();
 
@@ -124,6 +124,7 @@ static json_t *rate_search_json(const char *mode, const struct rate_search_resul
 			for (int i = 0; i < rs->sat_n; i++)
 				json_array_append_new(v, json_real(rs->sat_reached[i]));
 			json_object_set_new(c, "reached_pps", v);
+			json_object_set_new(c, "trial_packets", json_integer((json_int_t)trial_packets));
 			json_object_set_new(c, "reached_min_pps", json_real(rs->reached_min));
 			json_object_set_new(c, "reached_max_pps", json_real(rs->reached_max));
 			json_object_set_new(c, "median_ci_lo_pps", json_real(rs->ci_lo));
@@ -195,12 +196,14 @@ int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remo
 			continue;
 		e = rate_search(rate_probe_trial, &rc[i], 0.02, 12, &rs[i]);
 		if (!e && !run_stopped() && rs[i].sender_bound && shared_cpu) {
-			/* measured below, all modes interleaved, each trial about half a
-			 * second long so that brief slowdowns of the host average out */
-			uint64_t half_second = (uint64_t)(rs[i].probe[0].achieved_pps / 2);
+			/* measured below, all modes interleaved, each trial about a quarter
+			 * of a second long: long enough that brief slowdowns average out,
+			 * short enough that the whole measurement rarely straddles one of
+			 * the host's lasting changes of speed */
+			uint64_t quarter_second = (uint64_t)(rs[i].probe[0].achieved_pps / 4);
 
-			if (half_second > rc[i].packets)
-				rc[i].packets = half_second;
+			if (quarter_second > rc[i].packets)
+				rc[i].packets = quarter_second;
 			saturating[i] = true;
 			nsat++;
 		} else if (!e && !run_stopped() && !rs[i].sender_bound && rs[i].max_drop_pps) {
@@ -250,7 +253,7 @@ int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remo
 			json_array_append_new(rates,
 					      rate_search_json(arm_label(o, i), &rs[i],
 							       rc[i].napi_thread_cpu,
-							       rc[i].napi_wait != NULL));
+							       rc[i].napi_wait != NULL, rc[i].packets));
 	goto out;
 fail:
 	if (e == -EINTR || run_stopped()) {
