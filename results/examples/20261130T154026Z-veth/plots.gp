@@ -1,4 +1,4 @@
-# gnuplot script written by xdptc for the veth run of 2026-11-30T14:21:36Z
+# gnuplot script written by xdptc for the veth run of 2026-11-30T15:40:26Z
 set datafile missing '?'
 set grid ytics lc rgb '#dddddd'
 set key off
