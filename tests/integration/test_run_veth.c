@@ -403,6 +403,31 @@ static void test_sweep_over_senders(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* `xdptc run --sender xdp-live --find-max-rate @args` into @tmpl/@tag; its run.json. */
+static json_t *run_rate_search(const char *tmpl, const char *tag, const char *args)
+{
+	char cmd[700], path[700];
+	json_error_t jerr;
+	json_t *run;
+	char *dir;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --find-max-rate %s --packets 100k "
+				   "--reps 2 --count-reps 1 --no-flame --out %s/%s --quiet 2>%s/%s.log",
+		 xdptc, args, tmpl, tag, tmpl, tag);
+	snprintf(path, sizeof(path), "%s/%s.log", tmpl, tag);
+	st = system(cmd);
+	assert_run_ok(st, path);
+	snprintf(path, sizeof(path), "%s/%s", tmpl, tag);
+	dir = find_run_dir(path);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	free(dir);
+	run = json_load_file(path, 0, &jerr);
+	assert_non_null(run);
+	return run;
+}
+
 /* The rate search, both regimes, on a real veth pair with the xdp-live sender.
  * DUT on the sender's CPU (--napi-cpu sender): every one of the 20 interleaved unpaced
  * trials per mode lossless (counted, not assumed), the median inside the range and its
@@ -412,29 +437,14 @@ static void test_sweep_over_senders(void **state)
  * lost packets. */
 static void test_rate_search_regimes(void **state)
 {
-	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[600], path[700];
-	json_error_t jerr;
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[600];
 	json_t *run, *x;
 	double sat[2] = { 0, 0 };
-	char *dir;
 	size_t i;
-	int st;
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --napi-cpu sender --find-max-rate "
-				   "--modes tc,xdpdrv --packets 100k --reps 2 --count-reps 1 --no-flame "
-				   "--out %s/shared --quiet 2>%s/shared.log", xdptc, tmpl, tmpl);
-	snprintf(path, sizeof(path), "%s/shared.log", tmpl);
-	st = system(cmd);
-	assert_run_ok(st, path);
-	snprintf(path, sizeof(path), "%s/shared", tmpl);
-	dir = find_run_dir(path);
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	free(dir);
-	run = json_load_file(path, 0, &jerr);
-	assert_non_null(run);
+	run = run_rate_search(tmpl, "shared", "--napi-cpu sender --modes tc,xdpdrv");
 	assert_string_equal(json_string_value(json_object_get(run, "max_rate_regime")),
 			    "DUT on the sender's CPU");
 	assert_int_equal(json_array_size(json_object_get(run, "max_rate")), 2);
@@ -461,19 +471,7 @@ static void test_rate_search_regimes(void **state)
 	assert_true(sat[1] > 1.5 * sat[0]);
 	json_decref(run);
 
-	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --threaded-napi --find-max-rate "
-				   "--modes xdpdrv --packets 100k --reps 2 --count-reps 1 --no-flame "
-				   "--out %s/own --quiet 2>%s/own.log", xdptc, tmpl, tmpl);
-	snprintf(path, sizeof(path), "%s/own.log", tmpl);
-	st = system(cmd);
-	assert_run_ok(st, path);
-	snprintf(path, sizeof(path), "%s/own", tmpl);
-	dir = find_run_dir(path);
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	free(dir);
-	run = json_load_file(path, 0, &jerr);
-	assert_non_null(run);
+	run = run_rate_search(tmpl, "own", "--threaded-napi --modes xdpdrv");
 	assert_string_equal(json_string_value(json_object_get(run, "max_rate_regime")),
 			    "DUT on a CPU of its own");
 	assert_non_null(json_object_get(run, "max_rate_stall_source"));
