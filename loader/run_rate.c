@@ -226,6 +226,8 @@ int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remo
 		for (int r = 0; r < SATURATION_REPS && !run_stopped(); r++) {
 			int order[RUN_MAX_MODES];
 
+			fprintf(stderr, "xdptc: rate search: saturation round %d/%d\n", r + 1,
+				SATURATION_REPS);
 			shuffle_arms(o, PASS_NR + 1, r, order);
 			for (int k = 0; k < o->nmodes && !run_stopped(); k++) {
 				int i = order[k];
