@@ -247,6 +247,18 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 			if (json_object_get(found, "confirm"))
 				json_object_set_new(m, "max_drop_pps_confirm",
 						    json_deep_copy(json_object_get(found, "confirm")));
+			{
+				const json_t *c = json_object_get(found, "confirm");
+
+				json_object_set_new(
+					m, "max_drop_pps_check",
+					json_string(json_is_true(json_object_get(c, "confirmed"))
+							    ? "within 5%"
+						    : c ? "NOT within 5%"
+						    : json_is_true(json_object_get(found, "sender_bound"))
+							    ? "lower bound (sender-bound)"
+							    : "not checked"));
+			}
 			if (json_object_get(found, "stalled_trials"))
 				json_object_set_new(m, "max_drop_pps_stalled_trials",
 						    json_deep_copy(json_object_get(found,
@@ -255,7 +267,11 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 			json_object_set_new(m, "max_drop_pps", json_null());
 			json_object_set_new(m, "max_drop_pps_reason",
 					    json_string(found ? "no lossless rate found"
-							      : "rate search not run (--find-max-rate)"));
+						: !json_is_array(json_object_get(run, "max_rate"))
+							? "rate search not run (--find-max-rate)"
+						: !strcmp(mode, "none")
+							? "not searched: mode none has no program to drop"
+							: "not searched: the A/A arm"));
 		}
 	}
 	return m;
@@ -509,7 +525,9 @@ static void row(FILE *out, const json_t *modes, const char *label, const char *k
 		char a[48], b[48], c[48];
 		const json_t *v = json_object_get(m, key);
 
-		if (kind == 0)
+		if (kind == 4) /* a string */
+			fprintf(out, " %s |", json_is_string(v) ? json_string_value(v) : "n/a");
+		else if (kind == 0)
 			fprintf(out, " %s |", fmt_count(a, sizeof(a), v));
 		else if (kind == 1)
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 3));
@@ -631,7 +649,7 @@ int summary_render_md(const json_t *run, FILE *out)
 				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"));
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
 			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
-			     "thread's alone (the sender's pacing is not the DUT's cost); timing "
+			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); timing "
 			     "pass with no tracing and BPF statistics off\n");
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
@@ -686,6 +704,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
 	if (json_object_get(run, "max_rate")) {
 		row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
+		row(out, modes, "max_drop_pps check", "max_drop_pps_check", 4);
 		row(out, modes, "cpu_ns_per_pkt at max_drop_pps", "cpu_ns_per_pkt_at_max_drop", 2);
 	}
 	row(out, modes, "count pass cost, % of timing", "observer_count_pass_pct", 2);
@@ -694,6 +713,34 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
 
+	/* an unpaced sender that overruns the DUT: each mode's time is over what reached it */
+	json_array_foreach(modes, i, m) {
+		double sent = json_number_value(json_object_get(m, "sent"));
+		double at = json_number_value(json_object_get(m, "pkts_at_dut"));
+
+		if (sent > 0 && at < 0.99 * sent)
+			fprintf(out, "\nLoss in the timing pass: %s's DUT got %s of %s packets "
+				     "(medians), %.1f%% lost before it. Per-packet times then compare "
+				     "unlike loads; %s.\n",
+				json_string_value(json_object_get(m, "mode")),
+				fmt_count(a, sizeof(a), json_object_get(m, "pkts_at_dut")),
+				fmt_count(b, sizeof(b), json_object_get(m, "sent")),
+				100 * (1 - at / sent),
+				json_is_true(json_object_get(set, "threaded_napi"))
+					? "pace the sender (RATE=) or keep the DUT on the sender's CPU "
+					  "(NAPI_CPU=sender)"
+					: "pace the sender lower (RATE=)");
+	}
+	if (json_is_array(json_object_get(run, "max_rate"))) {
+		const json_t *first = json_array_get(json_object_get(run, "max_rate"), 0);
+
+		if (first && json_is_string(json_object_get(run, "max_rate_regime")))
+			fprintf(out, "\nRate search with the %s; cpu_ns_per_pkt at max_drop_pps is the "
+				     "CPU time of %s.\n",
+				json_string_value(json_object_get(run, "max_rate_regime")),
+				str_or(json_string_value(json_object_get(
+					       first, "cpu_ns_per_pkt_at_max_source")), "?"));
+	}
 	json_array_foreach(modes, i, m)
 		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")) &&
 		    strcmp(str_or(json_string_value(json_object_get(
@@ -712,7 +759,7 @@ int summary_render_md(const json_t *run, FILE *out)
 		if (!c)
 			continue;
 		if (!strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation")) {
-			char y[48], z[48], w[48];
+			char y[48], z[48], w[48], v[48];
 
 			fmt_count(x, sizeof(x), json_object_get(c, "reached_min_pps"));
 			fmt_count(y, sizeof(y), json_object_get(c, "reached_max_pps"));
@@ -721,10 +768,12 @@ int summary_render_md(const json_t *run, FILE *out)
 			fprintf(out, "\nmax_drop_pps of %s is a saturation rate, checked: the DUT's "
 				     "receive path shares the sender's CPU and runs whenever the sender "
 				     "yields, so no packet can be lost and the highest lossless rate is "
-				     "the rate the pair reaches. %lld of %lld unpaced trials lossless, "
-				     "reaching %s to %s pps; median %s, its %.1f%% interval [%s, %s]",
+				     "the rate the pair reaches. %lld of %lld unpaced trials of %s packets "
+				     "lossless, reaching %s to %s pps; median %s, its %.1f%% interval "
+				     "[%s, %s]",
 				json_string_value(json_object_get(m, "mode")),
-				json_integer_value(json_object_get(c, "lossless_at_max")), reps, x, y,
+				json_integer_value(json_object_get(c, "lossless_at_max")), reps,
+				fmt_count(v, sizeof(v), json_object_get(c, "trial_packets")), x, y,
 				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")),
 				100 * json_number_value(json_object_get(c, "median_ci_level")), z, w);
 			fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
@@ -742,9 +791,11 @@ int summary_render_md(const json_t *run, FILE *out)
 			fprintf(out, "; lowered %lld time(s) by 2%% after a lossy repeat",
 				json_integer_value(json_object_get(c, "lowered")));
 		if (json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")))
-			fprintf(out, "; %lld trial(s) in the search and check set aside and repeated, "
-				     "their loss explained by a stall of the DUT's NAPI thread longer "
-				     "than the 256-frame ring lasts",
+			fprintf(out, "; %lld trial(s) set aside and repeated because they lost packets "
+				     "while the DUT's NAPI thread waited for its CPU longer than the "
+				     "256-frame ring lasts (loss such a stall alone causes), so the "
+				     "rate is the highest at which the trials that did not stall were "
+				     "lossless, and a rate whose every repeat stalled counts as lossy",
 				json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")));
 		fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
 			? ": the highest lossless rate is within 5% above it."

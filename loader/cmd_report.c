@@ -91,6 +91,7 @@ int cmd_report(int argc, char **argv)
 	fclose(f);
 	if (!quiet)
 		summary_render_md(run, stdout);
+	fflush(stdout); /* before anything on stderr */
 	if (plots_write(run, argv[optind], err, sizeof(err)) < 0)
 		fprintf(stderr, "xdptc: plots: %s\n", err);
 	json_decref(run);

@@ -93,10 +93,10 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"              virtio boots its DUT guest so; reports instructions_per_pkt instead\n"
 		"              of cpu_ns_per_pkt (defaults 20k packets x 11 reps; --guest-kernel\n"
 		"              applies)\n"
-		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, so the\n"
-		"              receive path can fall behind the sender (with --sender xdp-live,\n"
-		"              what makes a veth rate search find the DUT's capacity), kept off\n"
-		"              the sender's CPU\n"
+		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, kept off\n"
+		"              the sender's CPU, so the receive path can fall behind the sender\n"
+		"              (a rate search then bisects for the lossless edge; on a VM the\n"
+		"              waits of that thread's vCPU can set it: see README)\n"
 		"  --napi-cpu  veth: --threaded-napi with the thread pinned to this CPU;\n"
 		"              'sender' (the sender's CPU) makes the two take turns, so nothing\n"
 		"              is lost and a rate search measures the pair's saturation rate,\n"
@@ -306,6 +306,11 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			o.rate_pps = VIRTIO_DEFAULT_RATE;
 		if (!reps_set)
 			o.reps = VIRTIO_DEFAULT_REPS;
+	}
+	if (o.threaded_napi && strcmp(o.topology, "veth") && o.engine != ENGINE_ICOUNT) {
+		fprintf(stderr, "xdptc: --threaded-napi and --napi-cpu apply to --topology veth "
+				"only (a virtio guest's NAPI is the guest's)\n");
+		return EXIT_USAGE;
 	}
 	if (o.engine == ENGINE_ICOUNT) {
 		if (o.find_max_rate || o.threaded_napi ||

@@ -83,11 +83,15 @@ int rate_search(rate_probe_fn fn, void *ctx, double precision, int max_steps,
 	return 0;
 }
 
-/* @reps trials at @rate; returns the lossless ones (>= 0) or -errno */
+/* @reps trials at @rate; returns the lossless ones (>= 0) or -errno. @clean_lossy (if not
+ * NULL) counts the lossy ones whose loss no stall explains. */
 static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, double *cpu,
-		       int *stalled_trials)
+		       int *stalled_trials, int *clean_lossy)
 {
 	int ok = 0;
+
+	if (clean_lossy)
+		*clean_lossy = 0;
 
 	for (int i = 0; i < reps; i++) {
 		struct rate_probe p;
@@ -96,6 +100,8 @@ static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, dou
 		if (e)
 			return e;
 		ok += p.lossless;
+		if (clean_lossy && !p.lossless && !p.stalled)
+			(*clean_lossy)++;
 		if (p.lossless && cpu)
 			*cpu = p.cpu_ns_per_pkt;
 	}
@@ -114,7 +120,7 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 	res->confirm_reps = reps;
 	for (;;) {
 		n = lossless_of(fn, ctx, res->max_drop_pps, reps, &res->cpu_ns_per_pkt,
-				&res->stalled_trials);
+				&res->stalled_trials, NULL);
 		if (n < 0)
 			return n;
 		res->confirm_lossless_at_max = n;
@@ -124,10 +130,11 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 		res->max_drop_pps = (uint64_t)((double)res->max_drop_pps * 0.98);
 	}
 	res->confirm_above_pps = (uint64_t)((double)res->max_drop_pps * (1 + margin));
-	n = lossless_of(fn, ctx, res->confirm_above_pps, reps, NULL, &res->stalled_trials);
+	/* above it, only loss that no stall explains shows where the DUT's own limit is */
+	n = lossless_of(fn, ctx, res->confirm_above_pps, reps, NULL, &res->stalled_trials,
+			&res->confirm_lossy_above);
 	if (n < 0)
 		return n;
-	res->confirm_lossy_above = reps - n;
 	res->confirmed = res->confirm_lossless_at_max == reps && res->confirm_lossy_above > 0;
 	return 0;
 }

@@ -45,7 +45,8 @@ struct rate_search_result {
 	int confirm_reps;            /* trials at each rate (0: not confirmed) */
 	int confirm_lossless_at_max; /* of confirm_reps at max_drop_pps */
 	uint64_t confirm_above_pps;  /* max_drop_pps * (1 + margin) */
-	int confirm_lossy_above;     /* of confirm_reps at confirm_above_pps */
+	int confirm_lossy_above;     /* of confirm_reps at confirm_above_pps, lost packets
+				      * with no stall to explain it */
 	int confirm_lowered;         /* times max_drop_pps was lowered 2% (a lossy repeat) */
 	bool confirmed;              /* every trial at max lossless, one or more above lossy */
 	/* filled by rate_search_confirm_saturation */

@@ -378,6 +378,7 @@ static int write_results(json_t *run, const char *dir, int quiet)
 	fclose(f);
 	if (!quiet)
 		summary_render_md(run, stdout);
+	fflush(stdout); /* before the lines that follow on stderr */
 	return 0;
 }
 

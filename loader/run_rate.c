@@ -62,7 +62,9 @@ static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
 		out->max_wait_ns = w.max_wait_ns;
 		out->max_poll_gap_ns = w.max_poll_gap_ns;
 		memcpy(out->culprit, w.max_culprit, sizeof(out->culprit));
-		out->stalled = !out->lossless &&
+		/* an unpaced trial overruns the DUT by design: its loss is the bound, not a
+		 * stall */
+		out->stalled = rate && !out->lossless &&
 			(w.max_wait_ns > w.max_poll_gap_ns ? w.max_wait_ns : w.max_poll_gap_ns) >=
 			ring_overflow_wait_ns(rate ? (double)rate : out->achieved_pps);
 	}
@@ -96,7 +98,7 @@ static int rate_probe_trial(void *p, uint64_t rate, struct rate_probe *out)
 }
 
 static json_t *rate_search_json(const char *mode, const struct rate_search_result *rs,
-				bool napi_thread_cpu, bool napi_wait, uint64_t trial_packets)
+				const char *cpu_source, bool napi_wait, uint64_t trial_packets)
 {
 	json_t *o = json_object(), *steps = json_array();
 
@@ -104,9 +106,7 @@ static json_t *rate_search_json(const char *mode, const struct rate_search_resul
 	json_object_set_new(o, "max_drop_pps", json_integer((json_int_t)rs->max_drop_pps));
 	json_object_set_new(o, "sender_bound", json_boolean(rs->sender_bound));
 	json_object_set_new(o, "cpu_ns_per_pkt_at_max", json_real(rs->cpu_ns_per_pkt));
-	json_object_set_new(o, "cpu_ns_per_pkt_at_max_source",
-			    json_string(napi_thread_cpu ? "the DUT's NAPI thread"
-						    : "sender thread + softirq tasks"));
+	json_object_set_new(o, "cpu_ns_per_pkt_at_max_source", json_string(cpu_source));
 	if (rs->confirm_reps) {
 		json_t *c = json_object();
 
@@ -172,8 +172,9 @@ int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remo
 
 	json_object_set_new(run, "max_rate", rates);
 	json_object_set_new(run, "max_rate_regime",
-			    json_string(shared_cpu ? "DUT on the sender's CPU"
-						   : "DUT on a CPU of its own"));
+			    json_string(remote ? "DUT in the virtio guest"
+					: shared_cpu ? "DUT on the sender's CPU"
+						     : "DUT on a CPU of its own"));
 	if (n_napi && !shared_cpu) {
 		/* a wait for the CPU longer than the ring lasts loses frames whatever the
 		 * mode: such trials are told apart and repeated (rate_search.h) */
@@ -254,7 +255,13 @@ int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remo
 		if (searched[i])
 			json_array_append_new(rates,
 					      rate_search_json(arm_label(o, i), &rs[i],
-							       rc[i].napi_thread_cpu,
+							       remote ? "the guest's vCPU thread "
+									"(host CPU time)"
+							       : rc[i].napi_thread_cpu
+								       ? "the DUT's NAPI thread"
+								       : "the sender thread and softirq "
+									 "tasks (the sender's own time "
+									 "included)",
 							       rc[i].napi_wait != NULL, rc[i].packets));
 	goto out;
 fail:

@@ -267,6 +267,21 @@ static void test_saturation_needs_every_trial_lossless(void **state)
 	}
 }
 
+/* loss above the answer that stalls explain on every repeat does not confirm it */
+static void test_confirm_needs_loss_no_stall_explains(void **state)
+{
+	struct model m = { .capacity = 2e6, .sender_max = 4e6, .stall_every = 1,
+			   .stall_above = 1.02e6 };
+	struct rate_search_result r = { .max_drop_pps = 1000000 };
+
+	(void)state;
+	assert_int_equal(rate_search_confirm(model_probe, &m, 3, 0.05, &r), 0);
+	assert_int_equal(r.confirm_lossless_at_max, 3);
+	assert_int_equal(r.confirm_lossy_above, 0); /* lossy, but every repeat stalled */
+	assert_false(r.confirmed);
+	assert_int_equal(r.stalled_trials, 3 * RATE_STALL_REPEATS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_stalled_trials_are_repeated),
 		cmocka_unit_test(test_always_stalled_counts_as_lossy),
 		cmocka_unit_test(test_median_ci_order_stat),
+		cmocka_unit_test(test_confirm_needs_loss_no_stall_explains),
 		cmocka_unit_test(test_saturation_confirms_a_steady_pair),
 		cmocka_unit_test(test_saturation_rejects_two_states),
 		cmocka_unit_test(test_saturation_needs_every_trial_lossless),
