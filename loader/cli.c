@@ -94,10 +94,15 @@ void list_devs(FILE *f)
 		if_freenameindex(ifs);
 }
 
-/* Enter @netns (NULL: stay) and check @dev exists there. Exit status on failure. */
+/* Check the privilege, enter @netns (NULL: stay) and check @dev exists there. Exit status
+ * on failure. */
 int enter_and_check(const char *netns, const char *dev, int *saved)
 {
-	int e = netns_enter(netns, saved);
+	int e = check_privilege();
+
+	if (e)
+		return e;
+	e = netns_enter(netns, saved);
 
 	if (e == -ENOENT) {
 		fprintf(stderr, "xdptc: no network namespace '%s'; ", netns);

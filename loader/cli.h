@@ -18,9 +18,10 @@ extern int verbose;
  * CAP_BPF + CAP_NET_ADMIN + CAP_SYS_ADMIN); else prints one sentence and returns 1. */
 int check_privilege(void);
 
-/* enter_and_check - enter network namespace @netns (NULL: stay) and check @dev
- * (NULL: none) exists there; on failure the valid choices are printed. Returns 0, or
- * the exit status (EXIT_USAGE for a missing namespace or device, 1 otherwise). */
+/* enter_and_check - check_privilege(), then enter network namespace @netns (NULL: stay)
+ * and check @dev (NULL: none) exists there; on failure the valid choices are printed.
+ * Returns 0, or the exit status (EXIT_USAGE for a missing namespace or device, 1
+ * otherwise, as for a lack of privilege). */
 int enter_and_check(const char *netns, const char *dev, int *saved);
 
 void list_netns(FILE *f);

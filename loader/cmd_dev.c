@@ -113,8 +113,6 @@ int cmd_attach(int argc, char **argv)
 		return r;
 	if (!a.have_mode)
 		return need_opt("attach", "--mode MODE");
-	if ((r = check_privilege()))
-		return r;
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;
 	e = drop_attach(a.dev, a.mode, a.port, &att, err, sizeof(err));
@@ -144,8 +142,6 @@ int cmd_detach(int argc, char **argv)
 
 	if (r >= 0)
 		return r;
-	if ((r = check_privilege()))
-		return r;
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;
 	e = drop_detach_dev(a.dev, a.have_mode ? a.mode : MODE_NR, err, sizeof(err));
@@ -170,8 +166,6 @@ int cmd_status(int argc, char **argv)
 	int r = parse_dev_args("status", help, argc, argv, &a), saved, e;
 
 	if (r >= 0)
-		return r;
-	if ((r = check_privilege()))
 		return r;
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;

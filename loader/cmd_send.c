@@ -106,8 +106,6 @@ int cmd_send(int argc, char **argv)
 	}
 	if (!o.dst_addr)
 		return need_opt("send", "--dst ADDR");
-	if ((c = check_privilege()))
-		return c;
 	if ((c = enter_and_check(netns, NULL, &saved)))
 		return c;
 	if (cpu >= 0 && (e = pin_to_cpu(cpu))) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
+
 /* One trial at @rate, repeated while it stalls (at most RATE_STALL_REPEATS times). */
 static int trial_unstalled(rate_probe_fn fn, void *ctx, uint64_t rate, struct rate_probe *p,
 			   int *stalled_trials)
@@ -191,8 +193,7 @@ int rate_saturation_finish(struct rate_search_result *res, double margin)
 	res->confirm_reps = n;
 	res->reached_min = sorted[0];
 	res->reached_max = sorted[n - 1];
-	res->max_drop_pps = (uint64_t)(n % 2 ? sorted[n / 2]
-					     : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+	res->max_drop_pps = (uint64_t)stats_median(sorted, (size_t)n);
 	res->ci_level = median_ci_order_stat(n, 0.95, &k);
 	if (k < 1)
 		return -EINVAL;
@@ -202,24 +203,4 @@ int rate_saturation_finish(struct rate_search_result *res, double margin)
 		res->ci_lo >= (double)res->max_drop_pps * (1 - margin) &&
 		res->ci_hi <= (double)res->max_drop_pps * (1 + margin);
 	return 0;
-}
-
-int rate_search_confirm_saturation(rate_probe_fn fn, void *ctx, int reps, double margin,
-				   struct rate_search_result *res)
-{
-	if (reps < 6 || reps > 32 || margin <= 0)
-		return -EINVAL;
-	if (!res->sender_bound)
-		return 0;
-	for (int i = 0; i < reps; i++) {
-		struct rate_probe p;
-		int e = trial_unstalled(fn, ctx, 0, &p, &res->stalled_trials);
-
-		if (e)
-			return e;
-		e = rate_saturation_add(res, &p);
-		if (e)
-			return e;
-	}
-	return rate_saturation_finish(res, margin);
 }

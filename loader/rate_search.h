@@ -49,7 +49,7 @@ struct rate_search_result {
 				      * with no stall to explain it */
 	int confirm_lowered;         /* times max_drop_pps was lowered 2% (a lossy repeat) */
 	bool confirmed;              /* every trial at max lossless, one or more above lossy */
-	/* filled by rate_search_confirm_saturation */
+	/* filled by rate_saturation_add and rate_saturation_finish */
 	bool saturation;             /* checked as the saturation rate of a sender and a DUT
 				      * that share one CPU */
 	double reached_min, reached_max; /* unpaced repeats' reached rates, pps */
@@ -100,15 +100,11 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
  * test) is at least 95%. Confirmed when every trial was lossless and that interval lies
  * within @margin (e.g. 0.05) of max_drop_pps. Returns 0, or -EINVAL when fewer than 6
  * trials were recorded or the search was not sender-bound.
- *
- * rate_search_confirm_saturation - @reps (6 to 32) unpaced trials through @fn, added and
- * finished (a run interleaves the trials of several modes itself instead). Returns 0,
- * -EINVAL, or the probe's -errno; does nothing unless the search was sender-bound.
+ * A run takes the trials itself, one per mode per round, so that every mode sees the same
+ * moments of the host (run_rate.c).
  */
 int rate_saturation_add(struct rate_search_result *res, const struct rate_probe *p);
 int rate_saturation_finish(struct rate_search_result *res, double margin);
-int rate_search_confirm_saturation(rate_probe_fn fn, void *ctx, int reps, double margin,
-				   struct rate_search_result *res);
 
 /*
  * median_ci_order_stat - for @n values, the largest k such that [x(k), x(n+1-k)] (1-based,
