@@ -444,11 +444,19 @@ static int run_lock_take(int *holder)
 	fd = open(XDPTC_STATE_DIR "/run.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB); tries++) {
 		n = (int)pread(fd, buf, sizeof(buf) - 1, 0);
 		if (n > 0) {
 			buf[n] = '\0';
 			*holder = atoi(buf);
+		}
+		/* a holder that is gone (killed): the lock lives on in the forked children it
+		 * left (a sender), which PR_SET_PDEATHSIG is killing; wait up to 3 s for them */
+		if (*holder > 0 && kill(*holder, 0) && errno == ESRCH && tries < 60) {
+			struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+			continue;
 		}
 		close(fd);
 		return -1;
