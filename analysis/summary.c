@@ -759,25 +759,41 @@ int summary_render_md(const json_t *run, FILE *out)
 		if (!c)
 			continue;
 		if (!strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation")) {
-			char y[48], z[48], w[48], v[48];
+			char y[48], z[48], w[48], v[64] = "";
 
 			fmt_count(x, sizeof(x), json_object_get(c, "reached_min_pps"));
 			fmt_count(y, sizeof(y), json_object_get(c, "reached_max_pps"));
 			fmt_count(z, sizeof(z), json_object_get(c, "median_ci_lo_pps"));
 			fmt_count(w, sizeof(w), json_object_get(c, "median_ci_hi_pps"));
-			fprintf(out, "\nmax_drop_pps of %s is a saturation rate, checked: the DUT's "
+			if (json_is_number(json_object_get(c, "trial_packets"))) {
+				char t[48];
+
+				snprintf(v, sizeof(v), " of %s packets",
+					 fmt_count(t, sizeof(t), json_object_get(c, "trial_packets")));
+			}
+			fprintf(out, "\nmax_drop_pps of %s, a saturation rate: the DUT's "
 				     "receive path shares the sender's CPU and runs whenever the sender "
 				     "yields, so no packet can be lost and the highest lossless rate is "
-				     "the rate the pair reaches. %lld of %lld unpaced trials of %s packets "
+				     "the rate the pair reaches. Checked: %lld of %lld unpaced trials%s "
 				     "lossless, reaching %s to %s pps; median %s, its %.1f%% interval "
 				     "[%s, %s]",
 				json_string_value(json_object_get(m, "mode")),
-				json_integer_value(json_object_get(c, "lossless_at_max")), reps,
-				fmt_count(v, sizeof(v), json_object_get(c, "trial_packets")), x, y,
+				json_integer_value(json_object_get(c, "lossless_at_max")), reps, v, x, y,
 				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")),
 				100 * json_number_value(json_object_get(c, "median_ci_level")), z, w);
-			fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
-				? ": within 5% of the median." : ": NOT within 5% of the median.");
+			if (json_is_true(json_object_get(c, "confirmed")))
+				fprintf(out, ": within 5%% of the median.\n");
+			else {
+				double med = json_number_value(json_object_get(m, "max_drop_pps"));
+
+				fprintf(out, ": NOT within 5%% of the median (%+.1f%%, %+.1f%%)%s.\n",
+					med > 0 ? 100 * (json_number_value(json_object_get(
+						      c, "median_ci_lo_pps")) / med - 1) : 0,
+					med > 0 ? 100 * (json_number_value(json_object_get(
+						      c, "median_ci_hi_pps")) / med - 1) : 0,
+					json_integer_value(json_object_get(c, "lossless_at_max")) < reps
+						? ", and not every trial was lossless" : "");
+			}
 			continue;
 		}
 		fprintf(out, "\nmax_drop_pps of %s checked: %lld of %lld trials lossless at %s pps",

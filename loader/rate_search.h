@@ -36,7 +36,8 @@ typedef int (*rate_probe_fn)(void *ctx, uint64_t rate_pps, struct rate_probe *ou
 
 struct rate_search_result {
 	uint64_t max_drop_pps;   /* highest rate found lossless (0: none) */
-	bool sender_bound;       /* even the unpaced sender lost nothing: the DUT is faster */
+	bool sender_bound;       /* even the unpaced trial lost nothing: the sender is the
+				  * limit, or (DUT on the sender's CPU) the pair together */
 	double cpu_ns_per_pkt;   /* at that rate */
 	int steps;
 	struct rate_probe probe[32];
