@@ -740,6 +740,10 @@ int summary_render_md(const json_t *run, FILE *out)
 				json_string_value(json_object_get(run, "max_rate_regime")),
 				str_or(json_string_value(json_object_get(
 					       first, "cpu_ns_per_pkt_at_max_source")), "?"));
+		if (json_is_string(json_object_get(run, "max_rate_stall_source_error")))
+			fprintf(out, "\nWARNING: the NAPI thread's waits for a CPU were not watched "
+				     "(%s): loss that such a wait caused counts against the mode.\n",
+				json_string_value(json_object_get(run, "max_rate_stall_source_error")));
 	}
 	json_array_foreach(modes, i, m)
 		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")) &&

@@ -14,7 +14,9 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,12 +42,18 @@ bool run_stopped(void)
 /* the trials' time metric: CPU time, or inside the icount engine's guest instructions */
 static const char *g_time_key = "cpu_ns_per_pkt";
 
+/* a topology script's `up` running now: its process group (its own, see
+ * run_topology_cmd), told of a stop so that it removes what it made and ends */
+static volatile pid_t g_topology_up_pgid;
+
 static void on_signal(int sig)
 {
 	(void)sig;
 	g_stop = 1;
 	if (trial_child_pid > 0)
 		kill(trial_child_pid, SIGKILL);
+	if (g_topology_up_pgid > 0)
+		kill(-g_topology_up_pgid, SIGTERM);
 }
 
 void run_signals_install(void)
@@ -78,31 +86,80 @@ static void copy_val(char *dst, size_t len, const char *line, const char *key)
 int run_topology_cmd(const struct run_opts *o, const char *topology, const char *verb,
 		     struct topology *t)
 {
-	char cmd[PATH_MAX + 64], line[256];
+	char path[PATH_MAX], line[256], owner[16];
+	pid_t parent = getpid(), pid;
+	int fds[2], st = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "XDPTC_OWNER_PID=%d sh '%s/%s.sh' %s %s", (int)getpid(),
-		 o->topologies_dir, topology, verb, t->prefix);
-	p = popen(cmd, "r");
-	if (!p)
+	snprintf(path, sizeof(path), "%s/%s.sh", o->topologies_dir, topology);
+	snprintf(owner, sizeof(owner), "%d", (int)parent);
+	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
-	while (fgets(line, sizeof(line), p)) {
-		copy_val(t->snd_ns, sizeof(t->snd_ns), line, "SND_NS");
-		copy_val(t->dut_ns, sizeof(t->dut_ns), line, "DUT_NS");
-		copy_val(t->snd_dev, sizeof(t->snd_dev), line, "SND_DEV");
-		copy_val(t->dut_dev, sizeof(t->dut_dev), line, "DUT_DEV");
-		copy_val(t->snd_addr, sizeof(t->snd_addr), line, "SND_ADDR");
-		copy_val(t->dut_addr, sizeof(t->dut_addr), line, "DUT_ADDR");
-		copy_val(t->dut_mac, sizeof(t->dut_mac), line, "DUT_MAC");
-		copy_val(t->ctl_sock, sizeof(t->ctl_sock), line, "CTL_SOCK");
-		copy_val(t->accel, sizeof(t->accel), line, "ACCEL");
-		copy_val(t->accel_reason, sizeof(t->accel_reason), line, "ACCEL_REASON");
-		copy_val(t->guest_kernel, sizeof(t->guest_kernel), line, "GUEST_KERNEL");
-		copy_val(t->qemu_version, sizeof(t->qemu_version), line, "QEMU_VERSION");
-		copy_val(t->qemu_pid, sizeof(t->qemu_pid), line, "QEMU_PID");
-		copy_val(t->icount, sizeof(t->icount), line, "ICOUNT");
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		int e = -errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return e;
 	}
-	return pclose(p) == 0 ? 0 : -EIO;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		/* a process group of its own: the script and everything it starts are told of
+		 * a stop together; a terminal's ^C reaches them through on_signal */
+		setpgid(0, 0);
+		/* this run killed (SIGKILL): the script hears it at once, stops whatever it
+		 * was doing and removes what it made (topologies/lib.sh watches too) */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(1);
+		if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(fds[1], STDOUT_FILENO) < 0)
+			_exit(126);
+		setenv("XDPTC_OWNER_PID", owner, 1);
+		execlp("sh", "sh", path, verb, t->prefix, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	/* only `up` is stopped early: a `down` always runs to its end */
+	if (!strcmp(verb, "up"))
+		g_topology_up_pgid = pid;
+	p = fdopen(fds[0], "r");
+	if (!p) {
+		close(fds[0]);
+	} else {
+		for (;;) {
+			if (!fgets(line, sizeof(line), p)) {
+				if (ferror(p) && errno == EINTR) { /* a signal: read on to the end */
+					clearerr(p);
+					continue;
+				}
+				break;
+			}
+			copy_val(t->snd_ns, sizeof(t->snd_ns), line, "SND_NS");
+			copy_val(t->dut_ns, sizeof(t->dut_ns), line, "DUT_NS");
+			copy_val(t->snd_dev, sizeof(t->snd_dev), line, "SND_DEV");
+			copy_val(t->dut_dev, sizeof(t->dut_dev), line, "DUT_DEV");
+			copy_val(t->snd_addr, sizeof(t->snd_addr), line, "SND_ADDR");
+			copy_val(t->dut_addr, sizeof(t->dut_addr), line, "DUT_ADDR");
+			copy_val(t->dut_mac, sizeof(t->dut_mac), line, "DUT_MAC");
+			copy_val(t->ctl_sock, sizeof(t->ctl_sock), line, "CTL_SOCK");
+			copy_val(t->accel, sizeof(t->accel), line, "ACCEL");
+			copy_val(t->accel_reason, sizeof(t->accel_reason), line, "ACCEL_REASON");
+			copy_val(t->guest_kernel, sizeof(t->guest_kernel), line, "GUEST_KERNEL");
+			copy_val(t->qemu_version, sizeof(t->qemu_version), line, "QEMU_VERSION");
+			copy_val(t->qemu_pid, sizeof(t->qemu_pid), line, "QEMU_PID");
+			copy_val(t->icount, sizeof(t->icount), line, "ICOUNT");
+		}
+		fclose(p);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	g_topology_up_pgid = 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
 }
 
 /* ---- machine and capabilities ---- */

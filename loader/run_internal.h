@@ -27,8 +27,11 @@ struct topology {
 };
 
 /* run_topology_cmd - `sh TOPOLOGIES/@topology.sh @verb PREFIX` with this process as the
- * topology's owner; for "up" the KEY=VALUE lines fill @t. Returns 0, or -EIO when the
- * script failed (it printed why), -errno when it could not run. */
+ * topology's owner (XDPTC_OWNER_PID), in a process group of its own, with stdin from
+ * /dev/null and SIGTERM as its parent-death signal; for "up" the KEY=VALUE lines fill @t,
+ * and a stop (SIGINT, SIGTERM, SIGHUP) meanwhile sends SIGTERM to its group, upon which
+ * it removes what it made. Returns 0, or -EIO when the script failed (it printed why),
+ * -errno when it could not run. */
 int run_topology_cmd(const struct run_opts *o, const char *topology, const char *verb,
 		     struct topology *t);
 

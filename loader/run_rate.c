@@ -180,14 +180,17 @@ int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remo
 		 * mode: such trials are told apart and repeated (rate_search.h) */
 		char nerr[256];
 
-		if (napi_delay_open(&napi_wait, napi_pids, n_napi, nerr, sizeof(nerr)))
-			fprintf(stderr, "xdptc: note: %s; the rate search cannot tell loss "
+		if (napi_delay_open(&napi_wait, napi_pids, n_napi, nerr, sizeof(nerr))) {
+			/* never silently: the results say the search ran without it, and why */
+			fprintf(stderr, "xdptc: WARNING: %s; the rate search cannot tell loss "
 					"from the NAPI thread's waits for a CPU\n", nerr);
-		else
+			json_object_set_new(run, "max_rate_stall_source", json_null());
+			json_object_set_new(run, "max_rate_stall_source_error", json_string(nerr));
+		} else
 			json_object_set_new(run, "max_rate_stall_source",
-					    json_string("tracepoint:sched:sched_waking,"
-							"tracepoint:sched:sched_switch,"
-							"tracepoint:napi:napi_poll"));
+					    json_string("tp_btf:sched_waking,"
+							"tp_btf:sched_switch,"
+							"tp_btf:napi_poll"));
 	}
 	for (int i = 0; i < o->nmodes && !run_stopped(); i++) {
 		rc[i] = (struct rate_ctx){ .env = env, .mode = o->modes[i], .packets = o->packets,

@@ -7,14 +7,16 @@
  * While it stays on its CPU, the time between its napi:napi_poll events is one poll's
  * work, or more when the hypervisor stopped the vCPU in between (invisible to
  * sched_switch: the guest thinks the thread ran).
- * Tracepoints only: they work where kprobes and fentry are refused. User space sets the
- * thread ids in .bss and zeroes the statistics before each window.
+ * Tracepoints only, as BTF-typed raw tracepoints (tp_btf): they work where kprobes and
+ * fentry are refused, and attach without tracefs (a SEC("tp/...") program needs the
+ * tracepoint's id from tracefs, which a freshly booted machine has not mounted). User
+ * space sets the thread ids in .bss and zeroes the statistics before each window.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "napi_delay.h"
-
-#define TASK_REPORT_MAX 0x100 /* include/linux/sched.h: a preempted task's prev_state */
 
 __u32 napi_pids[NAPI_DELAY_MAX_PIDS] = {};     /* 0: unused slot */
 __u64 wait_since_ns[NAPI_DELAY_MAX_PIDS] = {}; /* 0: not waiting */
@@ -31,29 +33,34 @@ static __always_inline int slot_of(__u32 pid)
 	return -1;
 }
 
-SEC("tp/sched/sched_waking")
-int napi_thread_waking(struct trace_event_raw_sched_wakeup_template *ctx)
+/* trace_sched_waking(p), kernel/sched/core.c: try_to_wake_up() */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(napi_thread_waking, struct task_struct *p)
 {
-	int i = slot_of((__u32)ctx->pid);
+	int i = slot_of((__u32)BPF_CORE_READ(p, pid));
 
 	if (i >= 0 && !wait_since_ns[i])
 		wait_since_ns[i] = bpf_ktime_get_ns();
 	return 0;
 }
 
-SEC("tp/sched/sched_switch")
-int napi_thread_switch(struct trace_event_raw_sched_switch *ctx)
+/* trace_sched_switch(preempt, prev, next, prev_state), kernel/sched/core.c: __schedule().
+ * A task switched out by preemption, or with prev_state TASK_RUNNING (0), stays runnable
+ * (the same test as the tracepoint's own __trace_sched_switch_state). */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(napi_thread_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
 {
 	__u64 now = bpf_ktime_get_ns();
-	int i = slot_of((__u32)ctx->prev_pid);
+	int i = slot_of((__u32)BPF_CORE_READ(prev, pid));
 
 	if (i >= 0) {
 		last_poll_ns[i] = 0;
 		/* switched out while still runnable: it waits from now */
-		if (ctx->prev_state == 0 || ctx->prev_state == TASK_REPORT_MAX)
+		if (preempt || prev_state == 0)
 			wait_since_ns[i] = now;
 	}
-	i = slot_of((__u32)ctx->next_pid);
+	i = slot_of((__u32)BPF_CORE_READ(next, pid));
 	if (i >= 0) {
 		__u64 since = wait_since_ns[i];
 
@@ -66,21 +73,20 @@ int napi_thread_switch(struct trace_event_raw_sched_switch *ctx)
 			stats.total_wait_ns += d;
 			if (d > stats.max_wait_ns) {
 				stats.max_wait_ns = d;
-				bpf_probe_read_kernel(stats.max_culprit,
-						      sizeof(stats.max_culprit), ctx->prev_comm);
+				BPF_CORE_READ_STR_INTO(&stats.max_culprit, prev, comm);
 			}
 		}
 	}
 	return 0;
 }
 
-SEC("tp/napi/napi_poll")
-int napi_thread_poll(struct trace_event_raw_napi_poll *ctx)
+/* trace_napi_poll(napi, work, budget), net/core/dev.c: __napi_poll() */
+SEC("tp_btf/napi_poll")
+int BPF_PROG(napi_thread_poll, struct napi_struct *napi, int work, int budget)
 {
 	__u64 now = bpf_ktime_get_ns();
 	int i = slot_of((__u32)bpf_get_current_pid_tgid());
 
-	(void)ctx;
 	if (i < 0)
 		return 0;
 	stats.polls++;

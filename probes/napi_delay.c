@@ -22,7 +22,7 @@ int napi_delay_open(struct napi_delay *nd, const pid_t *pids, int n, char *err, 
 	skel = napi_delay_bpf__open_and_load();
 	if (!skel) {
 		e = -errno;
-		snprintf(err, errlen, "napi_delay: loading the sched tracepoint probe failed: %s",
+		snprintf(err, errlen, "napi_delay: loading the sched and napi tracepoint probe failed: %s",
 			 strerror(-e));
 		return e;
 	}
@@ -30,8 +30,9 @@ int napi_delay_open(struct napi_delay *nd, const pid_t *pids, int n, char *err, 
 		skel->bss->napi_pids[i] = (__u32)pids[i];
 	e = napi_delay_bpf__attach(skel);
 	if (e) {
-		snprintf(err, errlen, "napi_delay: attaching to sched:sched_waking and "
-				      "sched:sched_switch failed: %s", strerror(-e));
+		snprintf(err, errlen, "napi_delay: attaching to the raw tracepoints (tp_btf) "
+				      "sched_waking, sched_switch and napi_poll failed: %s",
+			 strerror(-e));
 		napi_delay_bpf__destroy(skel);
 		return e;
 	}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * napi_delay_user.h: how long the DUT's NAPI kernel thread waits for a CPU once it has
- * packets to poll (threaded NAPI only). Source: tracepoints sched:sched_waking (the
+ * packets to poll (threaded NAPI only). Source: the tracepoints sched_waking (the
  * wait starts when the thread is woken, on the waker's CPU, before any IPI) and
  * sched:sched_switch (a preempted, still runnable thread waits too; the wait ends when
- * the thread is switched in).
+ * the thread is switched in) and napi_poll, attached as BTF raw tracepoints (tp_btf),
+ * which need no tracefs.
  *
  * Why it matters: a veth receive queue holds 256 frames (VETH_RING_SIZE,
  * drivers/net/veth.c). While the thread waits, frames keep arriving; a wait longer than

@@ -1,18 +1,47 @@
 #!/bin/sh
-# run-tests.sh: run every test binary given (cmocka programs), then check that no
-# namespace or link named xdptc-* is left, and print one closing line for the suite:
-# "N passed, N failed". Exit status 0 only when nothing failed.
+# run-tests.sh [--here|--fresh] TEST...: run every test binary given (cmocka programs),
+# then check that no namespace or link named xdptc-* is left, and print one closing line
+# for the suite: "N passed, N failed". Exit status 0 only when nothing failed.
+#
+#   --here   the tests that follow run on the machine as it is (the default)
+#   --fresh  the tests that follow each run the way a freshly booted machine presents
+#            itself (tests/fresh-machine.sh: no /run/xdptc, no tracefs, debugfs or bpffs
+#            mounted), all of them with one guest-kernel cache that is empty when the
+#            first of them starts (XDPTC_CACHE, removed at the end; a caller's own
+#            XDPTC_CACHE is used as it is)
 set -u
 
+here=$(cd "$(dirname "$0")" && pwd)
 passed=0
 failed=0
+mode=here
+fresh_cache=
+fresh_tests=
 names() { { ip netns list; ip -o link show; } 2>/dev/null | grep -o 'xdptc-[A-Za-z0-9-]*' | sort -u; }
 before=$(names)
 for t in "$@"; do
-	echo "=== $t"
-	out=$("$t" 2>&1)
+	case "$t" in
+	--here) mode=here; continue ;;
+	--fresh)
+		mode=fresh
+		if [ -z "${XDPTC_CACHE:-}" ]; then
+			fresh_cache=$(mktemp -d /var/tmp/xdptc-test-cache.XXXXXX) || exit 1
+			XDPTC_CACHE=$fresh_cache
+			export XDPTC_CACHE
+		fi
+		continue ;;
+	esac
+	echo "=== $t${mode#here}"
+	t0=$(date +%s)
+	if [ "$mode" = fresh ]; then
+		out=$(sh "$here/fresh-machine.sh" "$t" 2>&1)
+		fresh_tests="$fresh_tests $(basename "$t")"
+	else
+		out=$("$t" 2>&1)
+	fi
 	rc=$?
 	printf '%s\n' "$out"
+	echo "# $(basename "$t"): $(( $(date +%s) - t0 )) s"
 	# cmocka writes some lines to stdout and some to stderr: they may interleave
 	# mid-line, so the counts are found anywhere on a line
 	p=$(printf '%s\n' "$out" | grep -o '\[  PASSED  \] [0-9]* test(s)\.' | tail -n 1 | grep -o '[0-9][0-9]*' || true)
@@ -20,13 +49,15 @@ for t in "$@"; do
 	p=${p:-0}
 	f=${f:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		# the program failed outside its tests (setup, crash, missing privilege)
+		# the program failed outside its tests (setup, crash, missing privilege, or
+		# state left behind in a fresh machine's /run/xdptc)
 		echo "*** $t exited with status $rc"
 		f=1
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
+[ -n "$fresh_cache" ] && rm -rf "$fresh_cache"
 
 echo "=== leftovers"
 # what exists now, did not before the tests, and belongs to no running measurement
@@ -50,5 +81,10 @@ else
 	passed=$((passed + 1))
 fi
 
+if [ -n "$fresh_tests" ]; then
+	echo "fresh-machine conditions exercised (each test in a mount namespace of its own):"
+	echo "  no /run/xdptc; tracefs, debugfs and bpffs not mounted; the guest-kernel cache"
+	echo "  empty when the first of them started; tests:$fresh_tests"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -31,6 +31,8 @@ usage() {
 
 
 down() {
+	# a helper of a killed run still at work: stopped and waited for
+	kill_tagged "$1"
 	for ns in "$1-dut" "$1-snd"; do
 		if ns_exists "$ns"; then
 			ip netns delete "$ns" || true
@@ -50,11 +52,9 @@ up() {
 		echo "veth.sh: namespaces for $p exist already" >&2
 		exit 1
 	fi
-	trap 'down "$p"' EXIT
-	trap 'exit 130' INT TERM HUP
-	# the owner: the run that asked, or else the shell a person typed the command in
-	mkdir -p "$STATE_DIR"
-	echo "${XDPTC_OWNER_PID:-$PPID}" > "$STATE_DIR/$p.owner"
+	# the owner: the run that asked, or else the shell a person typed the command in;
+	# from here on, what is made is removed on any failure or when the owner ends
+	up_begin "$p"
 	ip netns add "$snd"
 	ip netns add "$dut"
 	ip link add "$p-s" netns "$snd" type veth peer name "$p-d" netns "$dut"
@@ -73,7 +73,7 @@ up() {
 	snd_mac=$(ip -n "$snd" -br link show dev "$p-s" | awk '{print $3}')
 	ip -n "$snd" neigh replace "$DUT_ADDR" lladdr "$dut_mac" dev "$p-s" nud permanent
 	ip -n "$dut" neigh replace "$SND_ADDR" lladdr "$snd_mac" dev "$p-d" nud permanent
-	trap - EXIT
+	up_done
 	echo "SND_NS=$snd"
 	echo "DUT_NS=$dut"
 	echo "SND_DEV=$p-s"
@@ -96,7 +96,7 @@ cleanup() {
 
 [ $# -ge 1 ] || usage
 case "$1" in
-up) [ $# -eq 2 ] || usage; check_prefix "$2"; up "$2" ;;
+up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
 down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
 cleanup) [ $# -eq 1 ] || usage; cleanup ;;
 *) usage ;;

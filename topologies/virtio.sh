@@ -70,7 +70,9 @@ kernel_package() {
 	esac
 }
 
-# Fetch and unpack the kernel into $CACHE/PKG; print that directory.
+# Fetch and unpack the kernel into $CACHE/PKG; set KDIR to that directory. What is not
+# complete is never left in the cache: the download goes to a directory of its own and
+# the unpacked tree is moved into place whole (both removed when the script ends early).
 kernel_dir() {
 	pkg=$(kernel_package)
 	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
@@ -80,27 +82,34 @@ kernel_dir() {
 		pkg=$(kernel_package)
 	fi
 	[ -n "$pkg" ] || die "no guest kernel package for GUEST_KERNEL=${GUEST_KERNEL:-6.1} in apt's lists (run 'apt-get update'; 6.12 needs bookworm-backports in apt's sources)"
-	dir=$CACHE/$pkg
-	if [ ! -f "$dir/.complete" ]; then
-		echo "virtio.sh: fetching guest kernel $pkg (once)" >&2
-		mkdir -p "$CACHE/dl"
-		rm -rf "$dir"
-		(cd "$CACHE/dl" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
+	kdir_path=$CACHE/$pkg
+	if [ ! -f "$kdir_path/.complete" ]; then
+		echo "virtio.sh: fetching guest kernel $pkg into $CACHE (once)" >&2
+		mkdir -p "$CACHE"
+		dl=$(mktemp -d "$CACHE/.download.XXXXXX")
+		scratch "$dl"
+		(cd "$dl" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
 			die "cannot download $pkg from Debian's archive"
-		deb=$(ls -t "$CACHE/dl/${pkg}_"*.deb | head -n 1)
-		mkdir -p "$dir"
-		dpkg-deb -x "$deb" "$dir"
-		rm -f "$deb"
-		touch "$dir/.complete"
+		deb=$(ls "$dl/${pkg}_"*.deb | head -n 1)
+		echo "virtio.sh: unpacking $pkg" >&2
+		part=$(mktemp -d "$CACHE/.unpack.XXXXXX")
+		scratch "$part"
+		dpkg-deb -x "$deb" "$part"
+		rm -rf "$dl"
+		touch "$part/.complete"
+		rm -rf "$kdir_path"
+		mv "$part" "$kdir_path"
 	fi
-	echo "$dir"
+	KDIR=$kdir_path
 }
 
 kernel_version() {
 	ls "$1/lib/modules" | head -n 1
 }
 
-# Build (or reuse) the initramfs for kernel directory $1; print its path.
+# Build (or reuse) the initramfs for kernel directory $1; set IMG to its path.
+# (kernel_dir, initramfs and accel_for set variables instead of printing: run in a
+# command substitution's subshell, their scratch files would escape the exit trap.)
 initramfs() {
 	kdir=$1
 	kver=$(kernel_version "$kdir")
@@ -109,6 +118,8 @@ initramfs() {
 	if [ ! -f "$img" ]; then
 		echo "virtio.sh: building the guest initramfs for $kver" >&2
 		work=$(mktemp -d)
+		scratch "$work"
+		scratch "$img.tmp"
 		mkdir -p "$work/bin" "$work/lib/modules" "$work/proc" "$work/sys" "$work/dev"
 		cp /bin/busybox "$work/bin/busybox"
 		cp "$HERE/guest/initramfs-init" "$work/init"
@@ -130,25 +141,25 @@ initramfs() {
 		mv "$img.tmp" "$img"
 		rm -rf "$work"
 	fi
-	echo "$img"
+	IMG=$img
 }
 
 # ---- accelerator ----
 
-# Prints "kvm|REASON" when a real boot under KVM reaches the initramfs within 20 s, else
-# "tcg|REASON"; cached per kernel until the host reboots. /dev/kvm alone proves nothing:
+# Sets ACCEL_LINE to "kvm|REASON" when a real boot under KVM reaches the initramfs within
+# 20 s, else "tcg|REASON"; cached per kernel until the host reboots. /dev/kvm alone proves nothing:
 # on some hosts it exists but guests hang under it.
 accel_for() {
 	vmlinuz=$1
 	img=$2
 	kver=$3
 	if [ -n "${ACCEL:-}" ]; then
-		echo "$ACCEL|chosen with ACCEL=$ACCEL"
+		ACCEL_LINE="$ACCEL|chosen with ACCEL=$ACCEL"
 		return
 	fi
 	cache=$STATE_DIR/accel-$kver
 	if [ -f "$cache" ]; then
-		cat "$cache"
+		ACCEL_LINE=$(cat "$cache")
 		return
 	fi
 	if [ ! -c /dev/kvm ]; then
@@ -156,6 +167,7 @@ accel_for() {
 	else
 		echo "virtio.sh: probing KVM with a test boot (up to 20 s)" >&2
 		log=$(mktemp)
+		scratch "$log"
 		timeout 20 "$QEMU" -nodefaults -accel kvm -m 256 -smp 1 -display none \
 			-no-reboot -serial "file:$log" -kernel "$vmlinuz" -initrd "$img" \
 			-append "console=ttyS0 quiet panic=-1 xdptc.probe=1" >/dev/null 2>&1 || true
@@ -168,7 +180,7 @@ accel_for() {
 	fi
 	mkdir -p "$STATE_DIR"
 	echo "$result" > "$cache"
-	echo "$result"
+	ACCEL_LINE=$result
 }
 
 # ---- topology ----
@@ -177,13 +189,16 @@ accel_for() {
 down() {
 	p=$1
 	dir=$STATE_DIR/$p
+	# a helper of a killed run still at work (a download, a boot): stopped and waited for
+	kill_tagged "$p"
 	if [ -f "$dir/qemu.pid" ]; then
 		pid=$(cat "$dir/qemu.pid" 2>/dev/null || true)
 		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 			kill "$pid" 2>/dev/null || true
 			i=0
-			while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+			while pid_running "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 			kill -9 "$pid" 2>/dev/null || true
+			while pid_running "$pid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 		fi
 	fi
 	if ns_exists "$p-host"; then
@@ -213,10 +228,16 @@ up() {
 	command -v "$QEMU" >/dev/null || die "$QEMU is not installed (Debian package qemu-system-x86)"
 	[ -x "$bin" ] || die "no xdptc binary at $bin (run 'make' first)"
 	ns_exists "$ns" && die "namespace $ns exists already"
-	kdir=$(kernel_dir)
+	# from here on, what is made is removed on any failure, and everything this script
+	# starts stops when its owner ends (lib.sh)
+	up_begin "$p"
+	mkdir -p "$dir"
+	kernel_dir
+	kdir=$KDIR
 	kver=$(kernel_version "$kdir")
 	vmlinuz=$(ls "$kdir"/boot/vmlinuz-* | head -n 1)
-	img=$(initramfs "$kdir")
+	initramfs "$kdir"
+	img=$IMG
 	if [ "${ICOUNT:-0}" = 1 ]; then
 		accel_line="tcg|the icount engine (-icount shift=0,sleep=off: 1 ns of guest time per instruction)"
 		icount_args="-icount shift=0,sleep=off"
@@ -224,7 +245,8 @@ up() {
 		# that is instructions) is then the DUT's cost, read per task
 		napi_cmdline=xdptc.threadednapi=1
 	else
-		accel_line=$(accel_for "$vmlinuz" "$img" "$kver")
+		accel_for "$vmlinuz" "$img" "$kver"
+		accel_line=$ACCEL_LINE
 		icount_args=
 	fi
 	accel=${accel_line%%|*}
@@ -237,11 +259,6 @@ up() {
 		share_cmdline=xdptc.share=1
 	fi
 
-	trap 'down "$p"' EXIT
-	trap 'exit 130' INT TERM HUP
-	mkdir -p "$dir"
-	# the owner: the run that asked, or else the shell a person typed the command in
-	echo "${XDPTC_OWNER_PID:-$PPID}" > "$STATE_DIR/$p.owner"
 	ip netns add "$ns"
 	ip -n "$ns" link set lo up
 	ip -n "$ns" tuntap add dev "$tap" mode tap
@@ -289,7 +306,7 @@ up() {
 		sleep 0.2
 	done
 	echo "virtio.sh: guest up in $(( $(date +%s) - t0 )) s" >&2
-	trap - EXIT
+	up_done
 	echo "SND_NS=$ns"
 	echo "SND_DEV=$tap"
 	echo "SND_ADDR=$HOST_ADDR"
@@ -315,15 +332,16 @@ cleanup() {
 
 [ $# -ge 1 ] || usage
 case "$1" in
-up) [ $# -eq 2 ] || usage; check_prefix "$2"; up "$2" ;;
+up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
 down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
 exec) [ $# -ge 3 ] || usage; check_prefix "$2"; p=$2; shift 2
 	exec "${XDPTC_BIN:-$REPO/build/xdptc}" guest-exec --ctl "$STATE_DIR/$p/ctl.sock" -- "$@" ;;
 cleanup) [ $# -eq 1 ] || usage; cleanup ;;
-kernel) [ $# -eq 1 ] || usage; kernel_dir ;;
+kernel) [ $# -eq 1 ] || usage; kernel_dir; echo "$KDIR" ;;
 probe-accel) [ $# -eq 1 ] || usage
-	kdir=$(kernel_dir)
-	img=$(initramfs "$kdir")
-	accel_for "$(ls "$kdir"/boot/vmlinuz-* | head -n 1)" "$img" "$(kernel_version "$kdir")" ;;
+	kernel_dir
+	initramfs "$KDIR"
+	accel_for "$(ls "$KDIR"/boot/vmlinuz-* | head -n 1)" "$IMG" "$(kernel_version "$KDIR")"
+	echo "$ACCEL_LINE" ;;
 *) usage ;;
 esac

@@ -13,6 +13,10 @@
  *    prints its first line; the last such run is run to completion).
  *  - virtio: 3 runs killed 2-15 s in (while the TCG guest boots), each followed by
  *    `xdptc cleanup`: no qemu, tap, namespace, socket or /run/xdptc file may remain.
+ *  - a first virtio run (an empty guest-kernel cache): 8 runs killed in the phases of
+ *    its preparation (download, unpack, initramfs, boot), followed in turn by `xdptc
+ *    cleanup` or by the next run started at once; no helper (download, dpkg-deb, the
+ *    initramfs build, qemu) may outlive its run, and nothing partial stays in the cache.
  *  - two runs at once: a second run refuses with a sentence about the other run, and
  *    neither it nor a `xdptc cleanup` meanwhile disturbs the first, which completes
  *    with valid results.
@@ -709,8 +713,67 @@ static void print_tail(const char *path, int n)
 	fflush(stdout);
 }
 
-/* Processes still alive in the process groups of this test's runs ("" when none).
- * A group seen empty is forgotten: its pid may be someone else's next. */
+/* Does live process @pid carry XDPTC_TOPOLOGY=P in its environment, P one of this test's
+ * topologies (@only: that one)? The topology scripts tag every process an `up` starts so
+ * (topologies/lib.sh), whatever process group it is in. The prefix into @p. */
+static bool tagged_ours(pid_t pid, const char *only, char *p, size_t plen)
+{
+	char path[64], env[16384];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(env, 1, sizeof(env) - 1, f);
+	fclose(f);
+	env[n] = '\0';
+	for (size_t i = 0; i < n; i += strlen(env + i) + 1) {
+		const char *v = env + i;
+
+		if (strncmp(v, "XDPTC_TOPOLOGY=", 15))
+			continue;
+		v += 15;
+		if (only && strcmp(v, only))
+			return false;
+		for (int k = 0; k < nprefixes; k++)
+			if (!strcmp(v, our_prefixes[k])) {
+				snprintf(p, plen, "%s", v);
+				return true;
+			}
+		return false;
+	}
+	return false;
+}
+
+/* Live processes of topology @prefix (tagged_ours) into @out; how many. */
+static int tagged_processes(const char *prefix, char *out, size_t len)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	out[0] = '\0';
+	while (d && (de = readdir(d))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+		char comm[64], p[32];
+
+		if (pid <= 0 || pid == getpid() || proc_pgrp(pid, comm, sizeof(comm)) < 0 ||
+		    !tagged_ours(pid, prefix, p, sizeof(p)))
+			continue;
+		n++;
+		snprintf(out + strlen(out), len - strlen(out), "%sprocess %d (%s) of topology %s",
+			 n > 1 ? "; " : "", (int)pid, comm, p);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Processes still alive in the process groups of this test's runs, or started by their
+ * topology scripts (tagged_ours) in a group of their own ("" when none). A group seen
+ * empty is forgotten: its pid may be someone else's next. */
 static int survivors(char *out, size_t len)
 {
 	DIR *d = opendir("/proc");
@@ -724,7 +787,15 @@ static int survivors(char *out, size_t len)
 
 		if (pid <= 0)
 			continue;
+		char p[32];
+
 		g = proc_pgrp(pid, comm, sizeof(comm));
+		if (g >= 0 && !is_ours(g) && pid != getpid() && tagged_ours(pid, NULL, p, sizeof(p))) {
+			n++;
+			snprintf(out + strlen(out), len - strlen(out), "%sprocess %d (%s) of topology %s",
+				 n > 1 ? "; " : "", (int)pid, comm, p);
+			continue;
+		}
 		if (g < 0 || !is_ours(g))
 			continue;
 		for (int i = 0; i < nours; i++)
@@ -749,9 +820,11 @@ static void kill_survivors(void)
 
 	while (d && (de = readdir(d))) {
 		pid_t pid = (pid_t)atoi(de->d_name), g;
+		char p[32];
 
-		if (pid > 0 && (g = proc_pgrp(pid, NULL, 0)) >= 0 && is_ours(g))
-			kill(pid, SIGKILL); /* a process of a run this test started */
+		if (pid > 0 && pid != getpid() && (g = proc_pgrp(pid, NULL, 0)) >= 0 &&
+		    (is_ours(g) || tagged_ours(pid, NULL, p, sizeof(p))))
+			kill(pid, SIGKILL); /* a process of a run this test started, or its helper */
 	}
 	if (d)
 		closedir(d);
@@ -1275,6 +1348,150 @@ again:
 	}
 }
 
+/* ---- virtio: kills aimed at the preparation of a first run (empty cache) ---- */
+
+static const struct first_phase {
+	const char *name, *match; /* a virtio.sh line that starts the phase */
+	double lo, hi;            /* the kill that long after it (s, drawn) */
+} first_phases[] = {
+	/* as measured here: the download takes about 1.5 s, the unpack 4.4 s, the
+	 * initramfs 2.1 s, the TCG boot 11 s */
+	{ "download", "fetching guest kernel", 0.0, 1.2 },
+	{ "unpack", "virtio.sh: unpacking", 0.0, 3.5 },
+	{ "initramfs", "building the guest initramfs", 0.0, 1.6 },
+	{ "boot", "booting guest", 0.3, 8.0 },
+};
+
+/* What a first run's preparation may leave in the guest-kernel cache @cache that a guest
+ * does not need (a partial download, a half-unpacked tree, an initramfs being built). */
+static int partial_cache_entries(const char *cache, char *out, size_t len)
+{
+	char cmd[PATH_MAX + 128];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && { ls -A | grep '^\\.'; "
+				   "find . -name '*.tmp'; } 2>/dev/null | tr '\\n' ' '", cache);
+	out[0] = '\0';
+	sh_out(cmd, out, len);
+	return out[0] != '\0';
+}
+
+/*
+ * A first run (the guest-kernel cache empty, as on a new machine) killed in each phase of
+ * its preparation: kills alternate between an `xdptc cleanup` afterwards and the next
+ * run started at once, whose own start must remove everything of the dead one (checked
+ * by name and by the dead topology's processes as soon as it prints its doctor line).
+ * Nothing may remain: no namespace, tap, state file, qemu or helper process (topology
+ * scripts tag every process they start, tagged_ours), and nothing partial in the cache.
+ * XDPTC_FAULT_FIRST_RUN_KILLS sets how many (default 8, two per phase).
+ */
+static void test_sigkill_first_virtio_run_leaves_nothing(void **state)
+{
+	int kills = 8, nphases = (int)(sizeof(first_phases) / sizeof(first_phases[0]));
+	const char *e = getenv("XDPTC_FAULT_FIRST_RUN_KILLS");
+	char *saved_cache = getenv("XDPTC_CACHE") ? strdup(getenv("XDPTC_CACHE")) : NULL;
+	char prev_prefix[32] = "", prev_cache[PATH_MAX] = "";
+	int by_phase[8] = { 0 };
+
+	(void)state;
+	if (e)
+		kills = atoi(e);
+	printf("# first virtio run: %d kills aimed at its preparation, each with an empty "
+	       "guest-kernel cache (XDPTC_FAULT_FIRST_RUN_KILLS), seed %llu\n", kills, seed);
+	for (int i = 0; i < kills; i++) {
+		const struct first_phase *ph = &first_phases[i % nphases];
+		bool then_cleanup = i % 2 == 1 || i == kills - 1;
+		char cache[PATH_MAX], logname[64], line[1024], said[1024], left[1024];
+		double kill_at = 0, killed_at, phase_at = 0;
+		struct run r;
+		int n = 0;
+
+		snprintf(cache, sizeof(cache), "%s/cache-%d", base, i + 1);
+		assert_int_equal(mkdir(cache, 0755), 0);
+		setenv("XDPTC_CACHE", cache, 1);
+		wait_for_the_lock();
+		snprintf(logname, sizeof(logname), "first-%d.log", i + 1);
+		run_start(&r, "run --topology virtio --packets 2k --reps 2 --count-reps 1 "
+			  "--modes tc,xdpdrv --quiet --out results", logname);
+		while (!kill_at || now_s() < kill_at) {
+			int got = run_line(&r, kill_at ? kill_at : now_s() + 120, line, sizeof(line));
+
+			if (got == 1 && prev_prefix[0] && strstr(line, "host doctor")) {
+				/* this run's start has removed what the dead run before it left */
+				char a[512], b[512];
+				int la = named_leftovers(prev_prefix, a, sizeof(a));
+				int lb = tagged_processes(prev_prefix, b, sizeof(b));
+
+				if (la || lb || partial_cache_entries(prev_cache, b + strlen(b),
+								      sizeof(b) - strlen(b))) {
+					printf("# LEFTOVERS of %s when the next run had started: %s %s\n",
+					       prev_prefix, a, b);
+					n++;
+				}
+				prev_prefix[0] = '\0';
+			}
+			if (got == 1 && !kill_at && strstr(line, ph->match)) {
+				phase_at = now_s();
+				kill_at = phase_at + uniform(ph->lo, ph->hi);
+			}
+			if (got < 0)
+				break;
+			assert_true(now_s() - r.t0 < 180);
+		}
+		if (r.eof || !kill_at) {
+			run_reap(&r);
+			printf("# first virtio run %d ended before its %s phase:\n", i + 1, ph->name);
+			print_tail(r.logpath, 20);
+			run_close(&r);
+			fail();
+		}
+		kill(r.pid, SIGKILL);
+		killed_at = now_s();
+		run_reap(&r);
+		kills_virtio++;
+		by_phase[i % nphases]++;
+		run_close(&r);
+		if (then_cleanup) {
+			xdptc_cleanup(said, sizeof(said));
+			n += compare_with_before("after a first virtio run's kill and xdptc cleanup", 15);
+			if (partial_cache_entries(cache, left, sizeof(left))) {
+				printf("# LEFTOVERS in the guest-kernel cache: %s\n", left);
+				n++;
+			}
+		} else {
+			snprintf(said, sizeof(said), "nothing yet: the next run starts at once");
+			snprintf(prev_prefix, sizeof(prev_prefix), "%s", r.prefix);
+			snprintf(prev_cache, sizeof(prev_cache), "%s", cache);
+		}
+		printf("# first %d/%d: %s, killed %.2f s into it (%.2f s after the start), topology "
+		       "%s; %s%s\n", i + 1, kills, ph->name, killed_at - phase_at, killed_at - r.t0,
+		       r.prefix[0] ? r.prefix : "not yet announced",
+		       then_cleanup ? "xdptc cleanup removed: " : "", said);
+		fflush(stdout);
+		leftovers += n;
+		assert_int_equal(n, 0);
+		if (then_cleanup) {
+			char rm[PATH_MAX + 16];
+
+			snprintf(rm, sizeof(rm), "rm -rf '%s'", cache);
+			assert_int_equal(system(rm), 0);
+			if (prev_cache[0]) {
+				snprintf(rm, sizeof(rm), "rm -rf '%s'", prev_cache);
+				assert_int_equal(system(rm), 0);
+				prev_cache[0] = '\0';
+			}
+		}
+	}
+	if (saved_cache)
+		setenv("XDPTC_CACHE", saved_cache, 1);
+	else
+		unsetenv("XDPTC_CACHE");
+	free(saved_cache);
+	printf("# first virtio run: %d kills (", kills);
+	for (int p = 0; p < nphases; p++)
+		printf("%s%s %d", p ? ", " : "", first_phases[p].name, by_phase[p]);
+	printf("), 0 leftovers\n");
+}
+
 /* ---- two runs at once ---- */
 
 static void test_second_run_refuses_and_the_first_completes(void **state)
@@ -1455,6 +1672,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sigkill_veth_leaves_nothing),
 		cmocka_unit_test(test_sigkill_virtio_during_boot_leaves_nothing),
+		cmocka_unit_test(test_sigkill_first_virtio_run_leaves_nothing),
 		cmocka_unit_test(test_second_run_refuses_and_the_first_completes),
 	};
 
