@@ -105,9 +105,14 @@ sweep-veth: deps
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc sweep --over $(or $(SWEEP),sender) --topology veth $(RUN_ARGS))
 
+# The integration tests run the way a freshly booted machine presents itself (each in a
+# mount namespace of its own without /run/xdptc, tracefs, debugfs and bpffs, all with one
+# guest-kernel cache that starts empty: tests/fresh-machine.sh), then the quick ones
+# again on the machine as it is, with whatever earlier work left on it.
+HERE_TESTS := $(BUILD)/tests/test_bad_input $(BUILD)/tests/test_veth_drop
 test: deps
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)
-	@sh tests/run-tests.sh $(UNIT_TESTS) $(INTEG_TESTS)
+	@sh tests/run-tests.sh $(UNIT_TESTS) --fresh $(INTEG_TESTS) --here $(HERE_TESTS)
 
 # Fuzzing (fuzz/): every source but main() again, compiled by clang with ASan, UBSan and
 # libFuzzer's coverage into build/fuzz/, one binary per fuzz/fuzz_*.c; each runs for

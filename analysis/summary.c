@@ -95,6 +95,28 @@ static const char *tm_key(char *buf, size_t len, const char *tm, const char *suf
 	return buf;
 }
 
+const char *summary_bpf_stats_outside(const json_t *run)
+{
+	const json_t *a = json_object_get(json_object_get(json_object_get(run, "doctor"), "sysctls"),
+					  "kernel.bpf_stats_enabled");
+	const json_t *b = json_object_get(json_object_get(run, "sysctls_at_end"),
+					  "kernel.bpf_stats_enabled");
+	size_t i;
+	json_t *t;
+
+	if (json_integer_value(a) > 0 && json_integer_value(b) > 0)
+		return "kernel.bpf_stats_enabled=1 throughout the run, set outside xdptc";
+	if (json_integer_value(a) > 0)
+		return "kernel.bpf_stats_enabled=1 at the start of the run, set outside xdptc";
+	if (json_integer_value(b) > 0)
+		return "kernel.bpf_stats_enabled=1 at the end of the run, set outside xdptc";
+	json_array_foreach(json_object_get(run, "trials"), i, t)
+		if (json_is_true(json_object_get(t, "bpf_stats_on")))
+			return "the drop program's run count moved during a timing trial: another "
+			       "process held BPF statistics on (BPF_ENABLE_STATS)";
+	return NULL;
+}
+
 static json_t *mode_summary(const json_t *run, const char *mode)
 {
 	const char *tm = summary_time_metric(run);
@@ -224,8 +246,13 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 			char key[64];
 
 			snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
-			json_object_set_new(m, key, nv && t > 0 ? json_real(100 * (stats_median(v, nv) / t - 1))
-							      : json_null());
+			/* BPF statistics on in the timing pass too: nothing to compare against */
+			if (k == 1 && summary_bpf_stats_outside(run))
+				json_object_set_new(m, key, json_null());
+			else
+				json_object_set_new(m, key,
+						    nv && t > 0 ? json_real(100 * (stats_median(v, nv) / t - 1))
+								: json_null());
 		}
 	}
 	{
@@ -551,6 +578,10 @@ int summary_render_md(const json_t *run, FILE *out)
 	const json_t *cnt = json_object_get(caps, "counters");
 	const json_t *pmu = json_object_get(caps, "pmu");
 	const json_t *guest = json_object_get(run, "guest");
+	const char *bpf_stats_outside = summary_bpf_stats_outside(run);
+	const char *timing_words = bpf_stats_outside
+		? "timing pass with no tracing, but with BPF statistics on (see below)"
+		: "timing pass with no tracing and BPF statistics off";
 	size_t i;
 	json_t *m, *d;
 	char a[48], b[48], c[48];
@@ -608,11 +639,12 @@ int summary_render_md(const json_t *run, FILE *out)
 		fprintf(out, "- Time: instructions_per_pkt = %s, over pkts_at_dut; at -icount "
 			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
 			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
-			     "time); timing pass with no tracing and BPF statistics off\n",
+			     "time); %s\n",
 			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
 				"eth0) and ksoftirqd"
 			      : "guest CPU time in ns of the sender thread (which runs the veth "
-				"receive softirq) + ksoftirqd/NAPI threads");
+				"receive softirq) + ksoftirqd/NAPI threads",
+			timing_words);
 	} else if (guest) {
 		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
 
@@ -622,7 +654,7 @@ int summary_render_md(const json_t *run, FILE *out)
 			str_or(json_string_value(json_object_get(guest, "accelerator")), "?"),
 			str_or(json_string_value(json_object_get(guest, "qemu")), "?"));
 		fprintf(out, "- Time: cpu_ns_per_pkt = host CPU time of the guest's vCPU thread over "
-			     "pkts_at_dut; timing pass with no tracing and BPF statistics off\n");
+			     "pkts_at_dut; %s\n", timing_words);
 		if (emulated)
 			fprintf(out, "- **These are emulation times (TCG)**: the guest's instructions "
 				     "are translated and run by qemu, so only the within-run "
@@ -649,12 +681,30 @@ int summary_render_md(const json_t *run, FILE *out)
 				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"));
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
 			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
-			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); timing "
-			     "pass with no tracing and BPF statistics off\n");
+			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
+			timing_words);
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
-			     "timing pass with no tracing and BPF statistics off\n");
+			     "%s\n", timing_words);
+	}
+	if (bpf_stats_outside)
+		fprintf(out, "- **BPF statistics were on during the timing pass** (%s; xdptc "
+			     "leaves such a setting as it was): every run of a BPF program read the "
+			     "clock twice, which adds to the XDP and TC modes' time alike but not to "
+			     "mode none; the BPF-stats pass cost cannot be measured\n",
+			bpf_stats_outside);
+	{
+		long jit = (long)json_integer_value(json_object_get(
+			json_object_get(json_object_get(run, "doctor"), "sysctls"),
+			"net.core.bpf_jit_enable"));
+
+		if (json_is_integer(json_object_get(json_object_get(json_object_get(run, "doctor"),
+								    "sysctls"),
+						    "net.core.bpf_jit_enable")) && jit == 0)
+			fprintf(out, "- **The BPF JIT was off** (net.core.bpf_jit_enable=0): the drop "
+				     "programs were interpreted, several times slower than the JIT "
+				     "code a production kernel runs\n");
 	}
 	fprintf(out, "- Cycles: %s\n",
 		json_is_true(json_object_get(pmu, "available"))

@@ -34,6 +34,12 @@ json_t *summary_compute(const json_t *run);
  * guest ns at -icount shift=0, one per guest instruction). */
 const char *summary_time_metric(const json_t *run);
 
+/* summary_bpf_stats_outside - why BPF run-time statistics were on during the run's
+ * timing pass without xdptc turning them on (kernel.bpf_stats_enabled set at the start
+ * or end of the run, or a timing trial whose program run count moved: another process
+ * held BPF_ENABLE_STATS), in words; NULL when they were off. */
+const char *summary_bpf_stats_outside(const json_t *run);
+
 /* summary_render_md - write the markdown summary of @run (which must hold "summary")
  * to @out. Returns 0, or -EINVAL when fields are missing. */
 int summary_render_md(const json_t *run, FILE *out);

@@ -154,12 +154,152 @@ static void check_kvm(json_t *items, const char *topodir, bool boot)
 	item(items, "kvm", !strncmp(cached, "kvm|", 4), "%s", strchr(cached, '|') ? strchr(cached, '|') + 1 : cached);
 }
 
+/* The file system type mounted at @path (the last mount there wins), from
+ * /proc/self/mounts, into @type; false when nothing is mounted there. */
+static bool mounted_type(const char *path, char *type, size_t len)
+{
+	char line[1024], dev[256], at[512], fs[64];
+	FILE *f = fopen("/proc/self/mounts", "r");
+	bool found = false;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %511s %63s", dev, at, fs) == 3 && !strcmp(at, path)) {
+			snprintf(type, len, "%s", fs);
+			found = true;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * The pseudo file systems a freshly booted machine may not have mounted, and what of the
+ * suite needs each. Nothing a run measures with does: every probe is a BTF or raw
+ * tracepoint (raw_tp, tp_btf), a kprobe through the perf kprobe PMU, or an fentry
+ * program, none of which needs tracefs or debugfs; only `xdptc attach --mode tcx` pins
+ * its link in bpffs (mounting it when missing, and saying so).
+ */
+static void check_mounts(json_t *items)
+{
+	static const struct {
+		const char *name, *path, *fstype, *needed_by;
+	} fs[] = {
+		{ "tracefs", "/sys/kernel/tracing", "tracefs",
+		  "needed by no xdptc run (its probes are raw_tp/tp_btf, kprobes through the perf "
+		  "kprobe PMU, fentry); the by-hand bpftrace scripts in probes/ and perf's "
+		  "tracepoint events need it: mount -t tracefs tracefs /sys/kernel/tracing" },
+		{ "debugfs", "/sys/kernel/debug", "debugfs",
+		  "needed by nothing of xdptc (tracing under debugfs is the old place of tracefs)" },
+		{ "bpffs", "/sys/fs/bpf", "bpf",
+		  "needed by 'xdptc attach --mode tcx' only (its link is pinned under "
+		  "/sys/fs/bpf/xdptc; xdptc mounts bpffs then and says so); runs pin nothing" },
+	};
+	char type[64];
+
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		bool m = mounted_type(fs[i].path, type, sizeof(type)) && !strcmp(type, fs[i].fstype);
+
+		item(items, fs[i].name, m, "%s at %s; %s", m ? "mounted" : "not mounted", fs[i].path,
+		     fs[i].needed_by);
+	}
+}
+
+/*
+ * The global settings the numbers depend on, as they are: xdptc reads them and changes
+ * none of them (BPF statistics are turned on for its own passes through a
+ * BPF_ENABLE_STATS file descriptor, which goes with the process, never this sysctl).
+ */
+static const char *const global_sysctls[] = {
+	"kernel.bpf_stats_enabled", "net.core.bpf_jit_enable", "kernel.perf_event_paranoid",
+	"kernel.kptr_restrict", "kernel.nmi_watchdog", NULL,
+};
+
+json_t *doctor_sysctls(void)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; global_sysctls[i]; i++) {
+		char path[96], buf[64];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", global_sysctls[i]);
+		for (char *c = path + 10; *c; c++)
+			if (*c == '.')
+				*c = '/';
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f))
+			json_object_set_new(o, global_sysctls[i], json_integer(strtol(buf, NULL, 10)));
+		else
+			json_object_set_new(o, global_sysctls[i], json_null());
+		if (f)
+			fclose(f);
+	}
+	return o;
+}
+
+static long sysctl_of(const json_t *sysctls, const char *name)
+{
+	const json_t *v = json_object_get(sysctls, name);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+}
+
+static void check_sysctls(json_t *items, const json_t *sysctls)
+{
+	char d[512];
+	long v;
+
+	v = sysctl_of(sysctls, "kernel.bpf_stats_enabled");
+	if (v == 0)
+		snprintf(d, sizeof(d), "kernel.bpf_stats_enabled=0: BPF run-time statistics are off "
+				       "unless a pass of xdptc turns them on for itself");
+	else if (v > 0)
+		snprintf(d, sizeof(d), "kernel.bpf_stats_enabled=%ld, set by someone else: every BPF "
+				       "program run reads the clock twice, so timing passes include "
+				       "that cost; xdptc does not change it (runs record it)", v);
+	else
+		snprintf(d, sizeof(d), "kernel.bpf_stats_enabled cannot be read");
+	item(items, "bpf_stats_sysctl", v == 0, "%s", d);
+
+	v = sysctl_of(sysctls, "net.core.bpf_jit_enable");
+	if (v == 1)
+		snprintf(d, sizeof(d), "net.core.bpf_jit_enable=1: BPF programs run JIT-compiled");
+	else if (v == 0)
+		snprintf(d, sizeof(d), "net.core.bpf_jit_enable=0: BPF programs are interpreted, "
+				       "several times slower than JIT code: the drop program's cost "
+				       "is not what a production kernel pays");
+	else if (v == 2)
+		snprintf(d, sizeof(d), "net.core.bpf_jit_enable=2: JIT with debug output to the "
+				       "kernel log");
+	else
+		snprintf(d, sizeof(d), "net.core.bpf_jit_enable cannot be read");
+	item(items, "bpf_jit", v == 1, "%s", d);
+
+	v = sysctl_of(sysctls, "kernel.perf_event_paranoid");
+	snprintf(d, sizeof(d), "kernel.perf_event_paranoid=%ld: %s", v,
+		 geteuid() == 0 ? "no limit for root, which xdptc runs as"
+		 : v > 1	? "unprivileged users may count only their own user-space events"
+				: "unprivileged users may count kernel events");
+	item(items, "perf_event_paranoid", true, "%s", d);
+
+	v = sysctl_of(sysctls, "kernel.kptr_restrict");
+	if (v >= 2)
+		snprintf(d, sizeof(d), "kernel.kptr_restrict=%ld: /proc/kallsyms shows no addresses "
+				       "even to root: perf cannot name kernel functions in flame "
+				       "graphs (the probes resolve names only and are not affected)", v);
+	else
+		snprintf(d, sizeof(d), "kernel.kptr_restrict=%ld: root sees kernel addresses; flame "
+				       "graphs name kernel functions", v);
+	item(items, "kptr_restrict", v >= 0 && v < 2, "%s", d);
+}
+
 json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 {
 	static const char *const pkgs[] = { "libbpf1", "libbpf-dev", "bpftool", "clang", "iproute2",
 					    "qemu-system-x86", "busybox-static", "linux-perf",
 					    "bpftrace", NULL };
 	json_t *r = json_object(), *items = json_array(), *p = json_object();
+	json_t *sysctls = doctor_sysctls();
 	struct pmu_counters pmu;
 	struct utsname u;
 	char buf[512];
@@ -192,6 +332,8 @@ json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 	     fd >= 0 ? "" : strerror(errno));
 	if (fd >= 0)
 		close(fd);
+	check_mounts(items);
+	check_sysctls(items, sysctls);
 	first_line("perf --version 2>/dev/null", buf, sizeof(buf));
 	item(items, "perf", buf[0] != '\0', "%s", buf[0] ? buf : "perf is not installed (linux-perf)");
 	if (!in_guest) {
@@ -209,6 +351,7 @@ json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 	}
 	json_object_set_new(p, "libbpf (linked)", json_string(libbpf_version_string()));
 	json_object_set_new(r, "items", items);
+	json_object_set_new(r, "sysctls", sysctls);
 	json_object_set_new(r, "packages", p);
 	return r;
 }

@@ -17,13 +17,23 @@
  * @boot: also prove KVM with a test boot of the guest kernel (virtio.sh; may download
  * it); otherwise KVM is reported from /dev/kvm and earlier probes.
  * @in_guest: leave out what only matters on a host (qemu, KVM).
- * Returns {"items": [{"name", "ok", "detail"}...], "packages": {...}}: a new reference.
+ * Items include the mounts a fresh boot lacks (tracefs, debugfs, bpffs: "ok" when
+ * mounted, with what needs each) and the global settings the numbers depend on
+ * (doctor_sysctls: read, never changed).
+ * Returns {"items": [{"name", "ok", "detail"}...], "sysctls": {NAME: value or null},
+ * "packages": {...}}: a new reference.
  */
 json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest);
 
 /* doctor_item_ok - the "ok" of item @name in @report (false when missing). */
 bool doctor_item_ok(const json_t *report, const char *name);
 const char *doctor_item_detail(const json_t *report, const char *name);
+
+/* doctor_sysctls - the global settings the numbers depend on, as they are now:
+ * {"kernel.bpf_stats_enabled", "net.core.bpf_jit_enable", "kernel.perf_event_paranoid",
+ * "kernel.kptr_restrict", "kernel.nmi_watchdog": integer, or null when unreadable}
+ * (/proc/sys). A new reference. */
+json_t *doctor_sysctls(void);
 
 /* doctor_print - the report as text, one line per item: "yes|no  NAME  DETAIL". */
 void doctor_print(const json_t *report, FILE *out);

@@ -345,9 +345,16 @@ void drop_release(struct drop_attachment *a)
 		char path[128];
 
 		if (access(XDPTC_BPFFS, F_OK)) {
-			if (access("/sys/fs/bpf", F_OK) || system("mountpoint -q /sys/fs/bpf || "
-								   "mount -t bpf bpf /sys/fs/bpf"))
-				fprintf(stderr, "xdptc: cannot mount bpffs on /sys/fs/bpf\n");
+			/* a freshly booted machine may have no bpffs: mount it, and say so */
+			if (access("/sys/fs/bpf", F_OK))
+				fprintf(stderr, "xdptc: no /sys/fs/bpf to mount bpffs on\n");
+			else if (system("mountpoint -q /sys/fs/bpf") != 0) {
+				if (system("mount -t bpf bpf /sys/fs/bpf"))
+					fprintf(stderr, "xdptc: cannot mount bpffs on /sys/fs/bpf\n");
+				else
+					fprintf(stderr, "xdptc: mounted bpffs on /sys/fs/bpf (it was not "
+							"mounted) to pin the tcx link\n");
+			}
 			mkdir(XDPTC_BPFFS, 0700);
 		}
 		tcx_pin_path(a->ifindex, path, sizeof(path));

@@ -1111,6 +1111,8 @@ int run_main(const struct run_opts *opts)
 		status = 130;
 		goto out;
 	}
+	/* the global settings the numbers depend on, again (the doctor's at the start) */
+	json_object_set_new(run, "sysctls_at_end", doctor_sysctls());
 	json_object_set_new(run, "summary", summary_compute(run));
 	if (write_results(run, dir, o->quiet))
 		goto out;
@@ -1131,6 +1133,7 @@ failed:
 	/* keep what was measured, marked incomplete, unless nothing was */
 	if (json_array_size(trials)) {
 		json_object_set_new(run, "incomplete", json_string(why));
+		json_object_set_new(run, "sysctls_at_end", doctor_sysctls());
 		json_object_set_new(run, "summary", summary_compute(run));
 		if (!write_results(run, dir, 1)) {
 			fprintf(stderr, "xdptc: the trials measured before the failure are in %s/ "

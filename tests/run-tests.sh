@@ -3,7 +3,8 @@
 # then check that no namespace or link named xdptc-* is left, and print one closing line
 # for the suite: "N passed, N failed". Exit status 0 only when nothing failed.
 #
-#   --here   the tests that follow run on the machine as it is (the default)
+#   --here   the tests that follow run on the machine as it is (the default), with
+#            the caller's XDPTC_CACHE (or none)
 #   --fresh  the tests that follow each run the way a freshly booted machine presents
 #            itself (tests/fresh-machine.sh: no /run/xdptc, no tracefs, debugfs or bpffs
 #            mounted), all of them with one guest-kernel cache that is empty when the
@@ -19,19 +20,27 @@ fresh_cache=
 fresh_tests=
 names() { { ip netns list; ip -o link show; } 2>/dev/null | grep -o 'xdptc-[A-Za-z0-9-]*' | sort -u; }
 before=$(names)
+caller_cache=${XDPTC_CACHE:-}
+cache_note="the caller's guest-kernel cache XDPTC_CACHE=$caller_cache"
 for t in "$@"; do
 	case "$t" in
-	--here) mode=here; continue ;;
+	--here)
+		mode=here
+		if [ -n "$caller_cache" ]; then XDPTC_CACHE=$caller_cache; else unset XDPTC_CACHE; fi
+		continue ;;
 	--fresh)
 		mode=fresh
-		if [ -z "${XDPTC_CACHE:-}" ]; then
+		if [ -z "$caller_cache" ] && [ -z "$fresh_cache" ]; then
 			fresh_cache=$(mktemp -d /var/tmp/xdptc-test-cache.XXXXXX) || exit 1
+			cache_note="a guest-kernel cache that was empty when the first of them started"
+		fi
+		if [ -n "$fresh_cache" ]; then
 			XDPTC_CACHE=$fresh_cache
 			export XDPTC_CACHE
 		fi
 		continue ;;
 	esac
-	echo "=== $t${mode#here}"
+	echo "=== $t$( [ "$mode" = fresh ] && echo " (as on a freshly booted machine)")"
 	t0=$(date +%s)
 	if [ "$mode" = fresh ]; then
 		out=$(sh "$here/fresh-machine.sh" "$t" 2>&1)
@@ -83,8 +92,8 @@ fi
 
 if [ -n "$fresh_tests" ]; then
 	echo "fresh-machine conditions exercised (each test in a mount namespace of its own):"
-	echo "  no /run/xdptc; tracefs, debugfs and bpffs not mounted; the guest-kernel cache"
-	echo "  empty when the first of them started; tests:$fresh_tests"
+	echo "  no /run/xdptc; tracefs, debugfs and bpffs not mounted; $cache_note;"
+	echo "  tests:$fresh_tests"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -98,7 +98,7 @@ kill_tagged() {
 	kt_pids=$(tagged_pids "$@" $$)
 	[ -n "$kt_pids" ] || return 0
 	# shellcheck disable=SC2086
-	kill -s TERM $kt_pids 2>/dev/null
+	kill -s TERM $kt_pids 2>/dev/null || true # (some may have ended meanwhile)
 	kt_i=0
 	while [ $kt_i -lt $(( ${TAG_WAIT:-15} * 10 )) ]; do
 		kt_pids=$(tagged_pids "$@" $$)
@@ -108,7 +108,7 @@ kill_tagged() {
 	done
 	echo "$(basename "$0"): processes of $1 still running after ${TAG_WAIT:-15} s: killing them ($kt_pids)" >&2
 	# shellcheck disable=SC2086
-	kill -s KILL $kt_pids 2>/dev/null
+	kill -s KILL $kt_pids 2>/dev/null || true
 	for kt_p in $kt_pids; do
 		kt_i=0
 		while pid_running "$kt_p" && [ $kt_i -lt 50 ]; do sleep 0.1; kt_i=$((kt_i + 1)); done
@@ -152,7 +152,7 @@ up_begin() {
 	# pipe the caller reads until `up` ends
 	( trap - INT TERM HUP EXIT
 	  while kill -0 "$owner" 2>/dev/null; do sleep 0.2; done
-	  kill -s TERM $$ 2>/dev/null
+	  kill -s TERM $$ 2>/dev/null || true
 	  kill_tagged "$UP_PREFIX" ) </dev/null >/dev/null 2>&1 &
 	WATCH_PID=$!
 }
