@@ -5,12 +5,16 @@
 #   - tracefs, debugfs and bpffs are not mounted (every mount at /sys/kernel/tracing,
 #     /sys/kernel/debug and /sys/fs/bpf is detached, in this namespace only);
 #   - /run/xdptc does not exist (/run is a tmpfs there, holding bind mounts of every
-#     other entry of the real /run, so /run/netns and the rest work as before);
+#     other entry of the real /run), and /run/netns is empty and its own: no named
+#     namespace of the machine is seen there, and none made there is seen outside (so a
+#     cleanup inside, which cannot see the owner files of the runs outside, never
+#     removes their namespaces);
 #   - the guest-kernel cache is empty: XDPTC_CACHE names a new empty directory, unless
 #     the caller set XDPTC_CACHE (to share one empty cache between several calls).
 # It prints one line saying which of these it set up, then CMD's output. After CMD it
-# lists what CMD left in the hidden namespace's /run/xdptc besides the run lock and the
-# KVM probe's cache (state of runs that should be gone) and fails when there is any.
+# lists what CMD left in that /run/xdptc besides the run lock and the KVM probe's cache
+# (state of runs that should be gone) and the named namespaces left in that /run/netns,
+# and fails when there is any.
 # Exit status: CMD's, or 1 when CMD left state behind, or 2 on bad usage, or 3 when the
 # namespace could not be made (not root, no unshare).
 # Needs root and util-linux's unshare, mount, umount and mountpoint.
@@ -58,6 +62,12 @@ if [ -e /run/xdptc ]; then
 		[ -e "$e" ] || [ -L "$e" ] || continue
 		n=${e##*/}
 		[ "$n" = xdptc ] && continue
+		if [ "$n" = netns ]; then
+			# a fresh machine's: empty, and seen nowhere else
+			mkdir -p /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns ||
+				{ echo "fresh-machine.sh: cannot make /run/netns" >&2; exit 3; }
+			continue
+		fi
 		if [ -L "$e" ]; then
 			cp -P "$e" "/run/$n"
 		elif [ -d "$e" ]; then
@@ -67,9 +77,15 @@ if [ -e /run/xdptc ]; then
 			{ [ -e "/run/$n" ] || : > "/run/$n"; } && mount --bind "$e" "/run/$n"
 		fi || { echo "fresh-machine.sh: cannot bind /run/$n" >&2; exit 3; }
 	done
-	said="$said, /run/xdptc hidden"
+	[ -d /run/netns ] || { mkdir /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns; }
+	said="$said, /run/xdptc hidden, /run/netns empty and its own"
 else
-	said="$said, no /run/xdptc"
+	# /run/xdptc is not there: still, the namespaces must be this machine's own
+	mkdir -p /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns || {
+		echo "fresh-machine.sh: cannot make /run/netns" >&2
+		exit 3
+	}
+	said="$said, no /run/xdptc, /run/netns empty and its own"
 fi
 [ -e /run/xdptc ] && { echo "fresh-machine.sh: /run/xdptc still visible" >&2; exit 3; }
 n=$(find "$XDPTC_CACHE" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
@@ -84,6 +100,12 @@ rc=$?
 left=$(ls -A /run/xdptc 2>/dev/null | grep -v -e '^run\.lock$' -e '^accel-')
 if [ -n "$left" ]; then
 	echo "*** fresh-machine.sh: left in /run/xdptc after $*:" $left
+	[ "$rc" -eq 0 ] && rc=1
+fi
+left=$(ip netns list 2>/dev/null | awk '{print $1}')
+if [ -n "$left" ]; then
+	echo "*** fresh-machine.sh: namespaces left after $*:" $left
+	for n in $left; do ip netns delete "$n" 2>/dev/null; done
 	[ "$rc" -eq 0 ] && rc=1
 fi
 exit "$rc"
