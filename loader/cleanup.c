@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attach_cli.h"
 #include "drop_prog.h"
 
 /* Run one topology script's cleanup; echo its lines with @tag; count removals. */
@@ -58,10 +59,10 @@ int cleanup_leftovers(const char *topologies_dir, const char *results_dir, const
 			return n;
 		removed += n;
 	}
-	n = clsact_markers_prune();
+	n = attach_records_prune();
 	if (n)
-		fprintf(stderr, "%sremoved %d stale clsact marker(s) or tcx pin(s) of namespaces "
-				"that are gone\n", tag, n);
+		fprintf(stderr, "%sremoved %d record(s) or pin(s) of attachments that are gone\n",
+			tag, n);
 	removed += n;
 	if (results_dir && !run_lock_held()) {
 		n = cleanup_empty_run_dirs(results_dir, tag);

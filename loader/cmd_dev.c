@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach_cli.h"
 #include "bpf_log.h"
 #include "cleanup.h"
 #include "cli_parse.h"
@@ -100,13 +101,19 @@ int cmd_attach(int argc, char **argv)
 		"  --mode  xdpdrv (native XDP; fails with the kernel's reason if the driver\n"
 		"          lacks it, never falls back), xdpgeneric, tc (clsact ingress,\n"
 		"          direct-action; an existing clsact qdisc is reused), tcx (TC\n"
-		"          ingress through a BPF link, pinned under /sys/fs/bpf/xdptc), none\n"
+		"          ingress through a BPF link), none\n"
 		"  --port  UDP destination port to drop, 1-65535 (default 9999)\n"
 		"  --verbose  print libbpf's messages (verifier and kernel errors)\n"
-		"The program stays attached after xdptc exits; 'xdptc detach' removes it.\n";
+		"Refused (exit 1), with each occupant named, when anything on IF's receive\n"
+		"path would see the frames before this program or holds its place (an XDP\n"
+		"program, a tcx program before cls_bpf, a clsact filter of a higher priority):\n"
+		"its verdict counters would be wrong. Nothing of another tool is touched.\n"
+		"The program stays attached after xdptc exits: XDP and tcx as BPF links pinned\n"
+		"under /sys/fs/bpf/xdptc (bpffs is mounted when missing), with a record of\n"
+		"their identity under /run/xdptc/attach; 'xdptc detach' removes them.\n";
 	struct drop_attachment att;
 	struct dev_args a;
-	char err[512];
+	char err[1024];
 	int r = parse_dev_args("attach", help, argc, argv, &a), saved, e;
 
 	if (r >= 0)
@@ -115,17 +122,19 @@ int cmd_attach(int argc, char **argv)
 		return need_opt("attach", "--mode MODE");
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;
-	e = drop_attach(a.dev, a.mode, a.port, &att, err, sizeof(err));
+	e = attach_check_path(a.dev, a.netns, a.mode, err, sizeof(err));
+	if (!e)
+		e = drop_attach(a.dev, a.mode, a.port, &att, err, sizeof(err));
+	if (!e)
+		e = attach_persist(&att, err, sizeof(err));
+	netns_return(saved);
 	if (e) {
 		fprintf(stderr, "xdptc: %s\n", err);
-		netns_return(saved);
 		return 1;
 	}
 	printf("attached %s program id %u to %s%s%s (drops UDP port %u)\n",
 	       drop_mode_name(a.mode), att.prog_id, a.dev, a.netns ? " in " : "",
 	       a.netns ? a.netns : "", a.port);
-	drop_release(&att);
-	netns_return(saved);
 	return 0;
 }
 
@@ -133,25 +142,32 @@ int cmd_detach(int argc, char **argv)
 {
 	static const char help[] =
 		"usage: xdptc detach --dev IF [--netns NS] [--mode MODE]\n"
-		"Detach xdptc's program(s) from IF: the one of MODE, or all of them.\n"
-		"Programs that are not xdptc's are left alone (exit 1). The clsact qdisc is\n"
-		"removed only if xdptc created it.\n";
+		"Detach what xdptc attached to IF: the program of MODE, or all of them.\n"
+		"What is xdptc's is proven by the identity recorded when it was attached\n"
+		"(the pinned link and its program, the program at the filter's place), never\n"
+		"by a name or a priority. Anything else is left alone and named; exit 1 when\n"
+		"a hook asked for holds only something that is not xdptc's. The clsact qdisc\n"
+		"is removed only if xdptc created it and nothing else sits on it.\n";
 	struct dev_args a;
-	char err[512];
+	char err[2048], done[1024];
 	int r = parse_dev_args("detach", help, argc, argv, &a), saved, e;
 
 	if (r >= 0)
 		return r;
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;
-	e = drop_detach_dev(a.dev, a.have_mode ? a.mode : MODE_NR, err, sizeof(err));
+	e = attach_detach_dev(a.dev, a.have_mode ? a.mode : MODE_NR, done, sizeof(done), err,
+			      sizeof(err));
 	netns_return(saved);
-	if (e) {
+	if (err[0])
 		fprintf(stderr, "xdptc: %s\n", err);
+	if (e)
 		return 1;
-	}
-	printf("detached xdptc's %s%sprogram(s) from %s\n", a.have_mode ? a.mode_str : "",
-	       a.have_mode ? " " : "", a.dev);
+	if (done[0])
+		printf("detached from %s: %s\n", a.dev, done);
+	else
+		printf("nothing of xdptc's %s%sis attached to %s\n", a.have_mode ? a.mode_str : "",
+		       a.have_mode ? " " : "", a.dev);
 	return 0;
 }
 
@@ -159,75 +175,59 @@ int cmd_status(int argc, char **argv)
 {
 	static const char help[] =
 		"usage: xdptc status --dev IF [--netns NS] [--json]\n"
-		"Show what is attached to IF, the mode as the kernel reports it\n"
-		"(bpf_xdp_query, bpf_tc_query) and the program's verdict counters (packets).\n";
-	struct drop_status st;
+		"Show everything on IF's receive path in the order a frame meets it (XDP, tcx\n"
+		"ingress, the ingress qdisc's filters by priority; bpf_xdp_query,\n"
+		"bpf_prog_query, tc -j filter show), which of it is xdptc's (proven by the\n"
+		"identity recorded at attach) and xdptc's programs' verdict counters (packets).\n";
+	struct attach_status st;
 	struct dev_args a;
+	char err[512];
 	int r = parse_dev_args("status", help, argc, argv, &a), saved, e;
+	json_t *j;
 
 	if (r >= 0)
 		return r;
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;
-	e = drop_query(a.dev, &st);
+	e = attach_status_read(a.dev, &st, err, sizeof(err));
+	j = e ? NULL : attach_status_json(a.dev, &st);
 	netns_return(saved);
 	if (e) {
-		fprintf(stderr, "xdptc: cannot query %s: %s\n", a.dev, strerror(-e));
+		fprintf(stderr, "xdptc: cannot query %s: %s\n", a.dev, err);
 		return 1;
 	}
-	{
-		struct {
-			const char *key, *label, *mode, *name;
-			uint32_t id;
-		} hooks[3] = {
-			{ "xdp", "xdp", drop_mode_name(st.xdp_mode), st.xdp_prog_name, st.xdp_prog_id },
-			{ "tc", "tc ingress", "tc", st.tc_prog_name, st.tc_prog_id },
-			{ "tcx", "tcx ingress", "tcx", "tc_drop", st.tcx_prog_id },
-		};
-		json_t *j = json_object();
+	if (a.json) {
+		char *out = json_dumps(j, JSON_COMPACT);
 
-		json_object_set_new(j, "dev", json_string(a.dev));
-		json_object_set_new(j, "ifindex", json_integer(st.ifindex));
-		if (!a.json)
-			printf("%s (ifindex %d)\n", a.dev, st.ifindex);
-		for (int h = 0; h < 3; h++) {
-			uint64_t v[VERDICT_NR];
-			bool have = hooks[h].id && !verdicts_read_prog(hooks[h].id, v);
-			json_t *o;
+		printf("%s\n", out ? out : "{}");
+		free(out);
+	} else {
+		size_t i;
+		json_t *o;
 
-			if (!hooks[h].id) {
-				json_object_set_new(j, hooks[h].key, json_null());
-				if (!a.json)
-					printf("  %s: none from xdptc\n", hooks[h].label);
+		printf("%s (ifindex %d): receive path, in the order a frame meets it:\n", a.dev,
+		       st.path.ifindex);
+		if (!st.path.n)
+			printf("  nothing\n");
+		json_array_foreach(json_object_get(j, "receive_path"), i, o) {
+			const json_t *own = json_object_get(
+				j, json_string_value(json_object_get(o, "hook")));
+
+			printf("  %zu. %s: ", i + 1, json_string_value(json_object_get(o, "what")));
+			if (!json_is_true(json_object_get(o, "xdptc"))) {
+				printf("not xdptc's\n");
 				continue;
 			}
-			o = json_object();
-			json_object_set_new(o, "mode", json_string(hooks[h].mode));
-			json_object_set_new(o, "prog_id", json_integer(hooks[h].id));
-			json_object_set_new(o, "prog_name", json_string(hooks[h].name));
-			if (have) {
-				json_object_set_new(o, "dropped", json_integer((json_int_t)v[VERDICT_DROPPED]));
-				json_object_set_new(o, "passed", json_integer((json_int_t)v[VERDICT_PASSED]));
-			}
-			json_object_set_new(j, hooks[h].key, o);
-			if (a.json)
-				continue;
-			printf("  %s: %s, program id %u '%s'", hooks[h].label, hooks[h].mode, hooks[h].id,
-			       hooks[h].name);
-			if (have)
-				printf(", dropped %llu, passed %llu packets",
-				       (unsigned long long)v[VERDICT_DROPPED],
-				       (unsigned long long)v[VERDICT_PASSED]);
-			printf("%s\n", h == 1 && st.clsact_marker ? " (clsact created by xdptc)" : "");
+			printf("xdptc's (%s)", json_string_value(json_object_get(o, "mode")));
+			if (json_object_get(own, "dropped"))
+				printf(", dropped %lld, passed %lld packets",
+				       json_integer_value(json_object_get(own, "dropped")),
+				       json_integer_value(json_object_get(own, "passed")));
+			printf("%s\n", !strcmp(json_string_value(json_object_get(o, "hook")), "tc") &&
+					       st.clsact_created
+				       ? " (clsact created by xdptc)" : "");
 		}
-		json_object_set_new(j, "clsact_created_by_xdptc", json_boolean(st.clsact_marker));
-		if (a.json) {
-			char *out = json_dumps(j, JSON_COMPACT);
-
-			printf("%s\n", out ? out : "{}");
-			free(out);
-		}
-		json_decref(j);
 	}
+	json_decref(j);
 	return 0;
 }

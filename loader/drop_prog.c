@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <linux/if_link.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "bpf_log.h"
 #include "netns.h"
+#include "rx_path.h"
 #include "tc_drop.skel.h"
 #include "xdp_drop.skel.h"
 
@@ -54,88 +56,6 @@ static __u32 xdp_flags_for(enum drop_mode mode)
 	return mode == MODE_XDPDRV ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE;
 }
 
-static void clsact_marker_path(int ifindex, char *buf, size_t len)
-{
-	snprintf(buf, len, XDPTC_STATE_DIR "/clsact-%u-%d", netns_current_ino(), ifindex);
-}
-
-static void clsact_marker_set(int ifindex, bool on)
-{
-	char path[128];
-	int fd;
-
-	clsact_marker_path(ifindex, path, sizeof(path));
-	if (!on) {
-		unlink(path);
-		return;
-	}
-	mkdir(XDPTC_STATE_DIR, 0755);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		close(fd);
-}
-
-static bool clsact_marker_get(int ifindex)
-{
-	char path[128];
-
-	clsact_marker_path(ifindex, path, sizeof(path));
-	return access(path, F_OK) == 0;
-}
-
-/* Is @ino the inode of a network namespace some task or /run/netns name holds? */
-static bool netns_ino_live(unsigned long ino)
-{
-	const char *dirs[] = { "/proc", "/run/netns" };
-	bool live = false;
-
-	for (size_t d = 0; d < 2 && !live; d++) {
-		DIR *dir = opendir(dirs[d]);
-		struct dirent *de;
-
-		while (dir && !live && (de = readdir(dir))) {
-			char path[300];
-			struct stat st;
-
-			if (de->d_name[0] == '.' || (d == 0 && !isdigit((unsigned char)de->d_name[0])))
-				continue;
-			snprintf(path, sizeof(path), d == 0 ? "/proc/%s/ns/net" : "/run/netns/%s",
-				 de->d_name);
-			live = !stat(path, &st) && st.st_ino == ino;
-		}
-		if (dir)
-			closedir(dir);
-	}
-	return live;
-}
-
-int clsact_markers_prune(void)
-{
-	static const char *const dirs[2] = { XDPTC_STATE_DIR, XDPTC_BPFFS };
-	static const char *const fmts[2] = { "clsact-%lu-%d", "tcx-%lu-%d" };
-	int removed = 0;
-
-	for (int i = 0; i < 2; i++) {
-		DIR *dir = opendir(dirs[i]);
-		struct dirent *de;
-
-		while (dir && (de = readdir(dir))) {
-			unsigned long ino;
-			int ifindex;
-			char path[300];
-
-			if (sscanf(de->d_name, fmts[i], &ino, &ifindex) != 2 || netns_ino_live(ino))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dirs[i], de->d_name);
-			removed += unlink(path) == 0;
-		}
-		if (dir)
-			closedir(dir);
-	}
-	rmdir(XDPTC_BPFFS); /* only when empty */
-	return removed;
-}
-
 static void set_err(char *err, size_t errlen, const char *what, int e)
 {
 	const char *kern = bpf_log_last();
@@ -146,8 +66,32 @@ static void set_err(char *err, size_t errlen, const char *what, int e)
 		snprintf(err, errlen, "%s: %s", what, strerror(-e));
 }
 
+/* Id and tag of @prog_fd into @a. */
+static void prog_identity(int prog_fd, struct drop_attachment *a)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len))
+		return;
+	a->prog_id = info.id;
+	for (int i = 0; i < 8; i++)
+		snprintf(a->prog_tag + 2 * i, 3, "%02x", info.tag[i]);
+}
+
+static uint32_t link_id_of(int link_fd)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_link_get_info_by_fd(link_fd, &info, &len) ? 0 : info.id;
+}
+
 static int attach_xdp(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
 {
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = xdp_flags_for(a->mode));
 	struct xdp_drop_bpf *skel = xdp_drop_bpf__open();
 	int e;
 
@@ -164,15 +108,31 @@ static int attach_xdp(struct drop_attachment *a, uint16_t port, char *err, size_
 		return e;
 	}
 	a->prog_fd = bpf_program__fd(skel->progs.xdp_drop);
-	e = bpf_xdp_attach(a->ifindex, a->prog_fd,
-			   xdp_flags_for(a->mode) | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
-	if (e) {
+	/* a BPF link: it never replaces a program attached meanwhile (the kernel refuses
+	 * with EBUSY), and it detaches when its last reference goes */
+	a->link_fd = bpf_link_create(a->prog_fd, a->ifindex, BPF_XDP, &lo);
+	if (a->link_fd < 0) {
+		e = a->link_fd;
+		a->link_fd = -1;
+		/* the kernel gives a link's refusal no words (its extack goes to a tracepoint);
+		 * the same attach through netlink, which cannot replace anything
+		 * (UPDATE_IF_NOEXIST), makes it say why; should it succeed, it is undone */
+		if (e != -EBUSY && e != -EEXIST) {
+			LIBBPF_OPTS(bpf_xdp_attach_opts, xo, .old_prog_fd = a->prog_fd);
+
+			bpf_log_clear();
+			if (!bpf_xdp_attach(a->ifindex, a->prog_fd,
+					    xdp_flags_for(a->mode) | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL))
+				bpf_xdp_detach(a->ifindex, xdp_flags_for(a->mode) | XDP_FLAGS_REPLACE,
+					       &xo);
+		}
 		set_err(err, errlen,
 			a->mode == MODE_XDPDRV
 				? "native XDP (xdpdrv) attach refused; not falling back to generic"
 				: "generic XDP (xdpgeneric) attach refused",
 			e);
 		xdp_drop_bpf__destroy(skel);
+		a->prog_fd = -1;
 		return e;
 	}
 	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
@@ -220,20 +180,22 @@ static int attach_tc(struct drop_attachment *a, uint16_t port, char *err, size_t
 		return e;
 	}
 	a->created_clsact = (e == 0);
-	if (a->created_clsact)
-		clsact_marker_set(a->ifindex, true);
 	a->prog_fd = bpf_program__fd(skel->progs.tc_drop);
+	a->tc_handle = XDPTC_TC_HANDLE;
+	a->tc_prio = XDPTC_TC_PRIO;
 	opts.prog_fd = a->prog_fd;
-	/* BPF_TC_F_REPLACE unset: an existing xdptc filter makes this fail with EEXIST */
+	/* BPF_TC_F_REPLACE unset: a filter at this place already makes this fail (EEXIST) */
 	e = bpf_tc_attach(&hook, &opts);
 	if (e) {
 		set_err(err, errlen, "attaching the cls_bpf filter to clsact ingress failed", e);
-		if (a->created_clsact) {
+		if (a->created_clsact && drop_clsact_filters(if_indextoname((unsigned)a->ifindex,
+									     a->dev)) == 0) {
 			hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 			bpf_tc_hook_destroy(&hook);
-			clsact_marker_set(a->ifindex, false);
 		}
+		a->created_clsact = false;
 		tc_drop_bpf__destroy(skel);
+		a->prog_fd = -1;
 		return e;
 	}
 	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
@@ -241,42 +203,64 @@ static int attach_tc(struct drop_attachment *a, uint16_t port, char *err, size_t
 	return 0;
 }
 
-static void tcx_pin_path(int ifindex, char *buf, size_t len)
-{
-	snprintf(buf, len, XDPTC_BPFFS "/tcx-%u-%d", netns_current_ino(), ifindex);
-}
-
 static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
 {
-	struct bpf_link *link;
 	int e;
 	struct tc_drop_bpf *skel = load_tc_prog(port, BPF_TCX_INGRESS, err, errlen, &e);
 
 	if (!skel)
 		return e;
-	link = bpf_program__attach_tcx(skel->progs.tc_drop, a->ifindex, NULL);
-	if (!link) {
-		e = -errno;
+	a->prog_fd = bpf_program__fd(skel->progs.tc_drop);
+	/* appended after every tcx program already there: drop_attach refused those */
+	a->link_fd = bpf_link_create(a->prog_fd, a->ifindex, BPF_TCX_INGRESS, NULL);
+	if (a->link_fd < 0) {
+		e = a->link_fd;
+		a->link_fd = -1;
 		set_err(err, errlen, "attaching to tcx ingress failed (kernel 6.6 or newer needed)", e);
 		tc_drop_bpf__destroy(skel);
+		a->prog_fd = -1;
 		return e;
 	}
-	a->link = link;
-	a->prog_fd = bpf_program__fd(skel->progs.tc_drop);
 	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
 	a->skel = skel;
 	return 0;
 }
 
-static uint32_t prog_id_of(int prog_fd)
+/* Refuse when something on @ifname's receive path would see the frames before a
+ * program of @mode (or holds its place): each occupant named, and why. */
+static int check_rx_path(const char *ifname, enum drop_mode mode, char *err, size_t errlen)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
+	struct rx_path p;
+	size_t n;
+	int e = rx_path_read(ifname, &p, err, errlen), k = 0;
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len))
+	if (e)
+		return e;
+	for (int i = 0; i < p.n; i++) {
+		char d[160];
+
+		if (!rx_runs_before(&p.occ[i], mode, XDPTC_TC_PRIO))
+			continue;
+		n = strlen(err);
+		if (!k++)
+			snprintf(err, errlen, "%s of '%s' is not free: ", drop_mode_name(mode), ifname);
+		else
+			snprintf(err + n, errlen - n, "; ");
+		n = strlen(err);
+		snprintf(err + n, errlen - n, "%s %s", rx_occupant_describe(&p.occ[i], d, sizeof(d)),
+			 p.occ[i].hook == rx_hook_of_mode(mode) && mode != MODE_TC && mode != MODE_NONE
+				 ? "holds that hook"
+				 : mode == MODE_NONE ? "is on the receive path"
+						     : "sees the frames before it");
+	}
+	if (!k)
 		return 0;
-	return info.id;
+	n = strlen(err);
+	snprintf(err + n, errlen - n, "%s. What it takes or changes would be missing from %s's "
+		 "counters, so xdptc leaves it alone and does not attach; detach it first (if it "
+		 "is xdptc's: xdptc detach --dev %s)",
+		 k > 1 ? " (each)" : "", mode == MODE_NONE ? "the baseline" : "this program", ifname);
+	return -EBUSY;
 }
 
 int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
@@ -288,7 +272,9 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 	out->mode = mode;
 	out->prog_fd = -1;
 	out->verdicts_fd = -1;
+	out->link_fd = -1;
 	out->ifindex = (int)if_nametoindex(ifname);
+	snprintf(out->dev, sizeof(out->dev), "%s", ifname);
 	if (!out->ifindex) {
 		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
 		return -ENODEV;
@@ -297,6 +283,10 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 		snprintf(err, errlen, "unknown mode; choose one of: %s", drop_mode_choices());
 		return -EINVAL;
 	}
+	out->netns_cookie = netns_current_cookie();
+	err[0] = '\0';
+	if ((e = check_rx_path(ifname, mode, err, errlen)))
+		return e;
 	bpf_log_clear();
 	switch (mode) {
 	case MODE_NONE:
@@ -305,29 +295,26 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 	case MODE_XDPGENERIC:
 		e = attach_xdp(out, port, err, errlen);
 		break;
-	case MODE_TCX: {
-		/* tcx takes several programs per hook: refuse a second xdptc one, as tc does */
-		struct drop_status st;
-
-		if (!drop_query(ifname, &st) && st.tcx_prog_id) {
-			snprintf(err, errlen, "an xdptc program (id %u) is already attached to tcx "
-					      "ingress of '%s'; detach it first", st.tcx_prog_id, ifname);
-			return -EEXIST;
-		}
+	case MODE_TCX:
 		e = attach_tcx(out, port, err, errlen);
 		break;
-	}
 	default:
 		e = attach_tc(out, port, err, errlen);
 		break;
 	}
-	if (!e)
-		out->prog_id = prog_id_of(out->prog_fd);
-	return e;
+	if (e)
+		return e;
+	prog_identity(out->prog_fd, out);
+	if (out->link_fd >= 0)
+		out->link_id = link_id_of(out->link_fd);
+	return 0;
 }
 
 static void destroy_skel(struct drop_attachment *a)
 {
+	if (a->link_fd >= 0)
+		close(a->link_fd);
+	a->link_fd = -1;
 	if (!a->skel)
 		return;
 	if (a->mode == MODE_TC || a->mode == MODE_TCX)
@@ -339,48 +326,57 @@ static void destroy_skel(struct drop_attachment *a)
 	a->verdicts_fd = -1;
 }
 
-void drop_release(struct drop_attachment *a)
+void drop_close(struct drop_attachment *a)
 {
-	if (a->link) { /* keep the tcx link: pin it where detach will find it */
-		char path[128];
-
-		if (access(XDPTC_BPFFS, F_OK)) {
-			/* a freshly booted machine may have no bpffs: mount it, and say so */
-			if (access("/sys/fs/bpf", F_OK))
-				fprintf(stderr, "xdptc: no /sys/fs/bpf to mount bpffs on\n");
-			else if (system("mountpoint -q /sys/fs/bpf") != 0) {
-				if (system("mount -t bpf bpf /sys/fs/bpf"))
-					fprintf(stderr, "xdptc: cannot mount bpffs on /sys/fs/bpf\n");
-				else
-					fprintf(stderr, "xdptc: mounted bpffs on /sys/fs/bpf (it was not "
-							"mounted) to pin the tcx link\n");
-			}
-			mkdir(XDPTC_BPFFS, 0700);
-		}
-		tcx_pin_path(a->ifindex, path, sizeof(path));
-		if (bpf_link__pin(a->link, path))
-			fprintf(stderr, "xdptc: pinning the tcx link at %s failed: %s (it goes with "
-					"this process)\n", path, strerror(errno));
-		bpf_link__destroy(a->link); /* a pinned link stays attached */
-		a->link = NULL;
-	}
 	destroy_skel(a);
 }
 
-static int detach_tc_filter(int ifindex, bool destroy_clsact)
+int drop_clsact_filters(const char *ifname)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = XDPTC_TC_HANDLE, .priority = XDPTC_TC_PRIO);
-	int e = bpf_tc_detach(&hook, &opts);
+	int n = 0;
 
-	if (destroy_clsact) {
+	if (!ifname)
+		return -ENODEV;
+	for (int dir = 0; dir < 2; dir++) {
+		char cmd[128];
+		json_error_t je;
+		json_t *j, *f;
+		size_t i;
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "tc -j filter show dev '%s' %s 2>/dev/null", ifname,
+			 dir ? "egress" : "ingress");
+		p = popen(cmd, "r");
+		if (!p)
+			return -errno;
+		j = json_loadf(p, JSON_DISABLE_EOF_CHECK, &je);
+		pclose(p);
+		json_array_foreach(j, i, f) /* entries with options are filters */
+			n += json_object_get(f, "options") != NULL;
+		json_decref(j);
+	}
+	return n;
+}
+
+/* Remove the cls_bpf filter at @a's place while the program there is @a's; then the
+ * clsact qdisc when @a made it and nothing else sits on it. */
+static int detach_tc(struct drop_attachment *a)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, q, .handle = a->tc_handle, .priority = a->tc_prio);
+	LIBBPF_OPTS(bpf_tc_opts, d, .handle = a->tc_handle, .priority = a->tc_prio);
+	char name[IF_NAMESIZE];
+	int e;
+
+	if (bpf_tc_query(&hook, &q) || q.prog_id != a->prog_id)
+		return -ENOENT; /* not ours any more: left alone */
+	e = bpf_tc_detach(&hook, &d);
+	if (!e && a->created_clsact &&
+	    drop_clsact_filters(if_indextoname((unsigned)a->ifindex, name)) == 0) {
 		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		int e2 = bpf_tc_hook_destroy(&hook);
-
-		if (!e2 || e2 == -ENOENT || e2 == -EINVAL)
-			clsact_marker_set(ifindex, false);
-		if (!e)
-			e = e2;
+		e = bpf_tc_hook_destroy(&hook);
+		if (e == -ENOENT || e == -EINVAL)
+			e = 0;
 	}
 	return e;
 }
@@ -391,133 +387,19 @@ int drop_detach(struct drop_attachment *a)
 
 	switch (a->mode) {
 	case MODE_XDPDRV:
-	case MODE_XDPGENERIC: {
-		LIBBPF_OPTS(bpf_xdp_attach_opts, xo, .old_prog_fd = a->prog_fd);
-		e = bpf_xdp_detach(a->ifindex, xdp_flags_for(a->mode) | XDP_FLAGS_REPLACE, &xo);
-		break;
-	}
-	case MODE_TC:
-		e = detach_tc_filter(a->ifindex, a->created_clsact);
-		break;
+	case MODE_XDPGENERIC:
 	case MODE_TCX:
-		e = bpf_link__destroy(a->link); /* unpinned: detaches */
-		a->link = NULL;
+		if (a->link_fd >= 0)
+			e = bpf_link_detach(a->link_fd);
+		break;
+	case MODE_TC:
+		e = detach_tc(a);
 		break;
 	default:
 		break;
 	}
 	destroy_skel(a);
-	return e;
-}
-
-static void prog_name_of(uint32_t id, char *name, size_t len)
-{
-	struct bpf_prog_info info;
-	__u32 ilen = sizeof(info);
-	int fd = bpf_prog_get_fd_by_id(id);
-
-	name[0] = '\0';
-	if (fd < 0)
-		return;
-	memset(&info, 0, sizeof(info));
-	if (!bpf_prog_get_info_by_fd(fd, &info, &ilen))
-		snprintf(name, len, "%s", info.name);
-	close(fd);
-}
-
-int drop_query(const char *ifname, struct drop_status *st)
-{
-	LIBBPF_OPTS(bpf_xdp_query_opts, xq);
-	int e;
-
-	memset(st, 0, sizeof(*st));
-	st->ifindex = (int)if_nametoindex(ifname);
-	if (!st->ifindex)
-		return -ENODEV;
-	e = bpf_xdp_query(st->ifindex, 0, &xq);
-	if (e)
-		return e;
-	if (xq.attach_mode == XDP_ATTACHED_DRV || xq.attach_mode == XDP_ATTACHED_SKB) {
-		st->xdp_prog_id = xq.prog_id;
-		st->xdp_mode = xq.attach_mode == XDP_ATTACHED_DRV ? MODE_XDPDRV : MODE_XDPGENERIC;
-		prog_name_of(st->xdp_prog_id, st->xdp_prog_name, sizeof(st->xdp_prog_name));
-	}
-	{
-		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = st->ifindex,
-			    .attach_point = BPF_TC_INGRESS);
-		LIBBPF_OPTS(bpf_tc_opts, to, .handle = XDPTC_TC_HANDLE,
-			    .priority = XDPTC_TC_PRIO);
-
-		if (!bpf_tc_query(&hook, &to)) {
-			st->tc_prog_id = to.prog_id;
-			prog_name_of(st->tc_prog_id, st->tc_prog_name,
-				     sizeof(st->tc_prog_name));
-		}
-	}
-	{
-		LIBBPF_OPTS(bpf_prog_query_opts, q);
-		__u32 ids[16];
-		char path[128], name[17];
-
-		q.prog_ids = ids;
-		q.count = 16;
-		if (!bpf_prog_query_opts(st->ifindex, BPF_TCX_INGRESS, &q))
-			for (__u32 i = 0; i < q.count && i < 16; i++) {
-				prog_name_of(ids[i], name, sizeof(name));
-				if (!strcmp(name, "tc_drop"))
-					st->tcx_prog_id = ids[i];
-			}
-		tcx_pin_path(st->ifindex, path, sizeof(path));
-		st->tcx_pinned = access(path, F_OK) == 0;
-	}
-	st->clsact_marker = clsact_marker_get(st->ifindex);
-	return 0;
-}
-
-int drop_detach_dev(const char *ifname, enum drop_mode mode, char *err, size_t errlen)
-{
-	struct drop_status st;
-	int e = drop_query(ifname, &st);
-
-	if (e) {
-		snprintf(err, errlen, "cannot query '%s': %s", ifname, strerror(-e));
-		return e;
-	}
-	err[0] = '\0';
-	if (st.xdp_prog_id && (mode == MODE_NR || mode == st.xdp_mode)) {
-		if (strcmp(st.xdp_prog_name, "xdp_drop")) {
-			snprintf(err, errlen,
-				 "the XDP program on '%s' (id %u, '%s') is not xdptc's; left alone",
-				 ifname, st.xdp_prog_id, st.xdp_prog_name);
-			return -EBUSY;
-		}
-		e = bpf_xdp_detach(st.ifindex, xdp_flags_for(st.xdp_mode), NULL);
-		if (e) {
-			snprintf(err, errlen, "XDP detach from '%s' failed: %s", ifname,
-				 strerror(-e));
-			return e;
-		}
-	}
-	if ((mode == MODE_NR || mode == MODE_TCX) && st.tcx_pinned) {
-		char path[128];
-
-		tcx_pin_path(st.ifindex, path, sizeof(path));
-		if (unlink(path)) { /* the last reference to the link: it detaches */
-			snprintf(err, errlen, "tcx detach from '%s' failed: %s", ifname, strerror(errno));
-			return -errno;
-		}
-	}
-	if (mode == MODE_NR || mode == MODE_TC) {
-		if (st.tc_prog_id || st.clsact_marker) {
-			e = detach_tc_filter(st.ifindex, st.clsact_marker);
-			if (e && e != -ENOENT) {
-				snprintf(err, errlen, "TC detach from '%s' failed: %s", ifname,
-					 strerror(-e));
-				return e;
-			}
-		}
-	}
-	return 0;
+	return e == -ENOENT ? 0 : e;
 }
 
 int verdicts_read_fd(int map_fd, uint64_t out[VERDICT_NR])

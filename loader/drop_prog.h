@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * drop_prog.h: load the UDP-drop program for a mode and attach it to a device, find
- * and detach it again, and read its verdict counters.
+ * drop_prog.h: load the UDP-drop program for a mode, attach it to a device after
+ * making sure nothing else on the receive path would take its frames, detach it again
+ * by the identity recorded at attach, and read its verdict counters.
  *
  * Every function works on devices of the calling thread's network namespace (see
- * netns_enter). Attachments made here survive the process (XDP and cls_bpf hold the
- * program), so `xdptc attach` and `xdptc detach` may be separate commands.
+ * netns_enter). What is attached here belongs to this process: XDP and tcx through BPF
+ * links that go with it. `xdptc attach` keeps it beyond the process (attach_cli.h).
  */
 #ifndef XDPTC_DROP_PROG_H
 #define XDPTC_DROP_PROG_H
@@ -25,12 +26,13 @@ enum drop_mode {
 	MODE_NR,
 };
 
-/* Handle and priority of xdptc's cls_bpf filter: how detach recognises its own. */
+/* Handle and priority xdptc gives its cls_bpf filter. They name a place, not an owner:
+ * what is xdptc's is proven by the program id recorded at attach (see attach_cli.h). */
 #define XDPTC_TC_HANDLE 0x7d7c
 #define XDPTC_TC_PRIO 0x7d7c
-/* Marker files that say xdptc created a clsact qdisc (destroyed only then). */
+/* The state directory: the run lock, topologies' owner files, attachment records. */
 #define XDPTC_STATE_DIR "/run/xdptc"
-/* Where CLI-attached tcx links are pinned: XDPTC_BPFFS/tcx-NETNSINO-IFINDEX */
+/* Where CLI-attached XDP and tcx links are pinned (bpffs) */
 #define XDPTC_BPFFS "/sys/fs/bpf/xdptc"
 
 const char *drop_mode_name(enum drop_mode mode);
@@ -39,68 +41,54 @@ int drop_mode_parse(const char *s, enum drop_mode *out);
 /* "none, xdpdrv, xdpgeneric, tc, tcx": for error messages. */
 const char *drop_mode_choices(void);
 
-/* One attachment made by this process. */
+/* One attachment made by this process, and the identity that proves it is xdptc's. */
 struct drop_attachment {
 	enum drop_mode mode;
 	int ifindex;
-	uint32_t prog_id;  /* kernel id of the attached program; 0 for MODE_NONE */
-	int prog_fd;       /* -1 when not held */
-	int verdicts_fd;   /* the program's per-CPU `verdicts` map; -1 when not held */
-	bool created_clsact;
-	void *link;        /* tcx: struct bpf_link * (pinned by drop_release) */
-	void *skel;        /* struct xdp_drop_bpf * or struct tc_drop_bpf * */
+	char dev[16];
+	uint64_t netns_cookie; /* the namespace of the device (netns_current_cookie) */
+	uint32_t prog_id;      /* kernel id of the attached program; 0 for MODE_NONE */
+	char prog_tag[17];     /* its tag, hex */
+	int prog_fd;           /* -1 when not held */
+	int verdicts_fd;       /* the program's per-CPU `verdicts` map; -1 when not held */
+	int link_fd;           /* xdpdrv, xdpgeneric, tcx: the BPF link (it detaches when the
+				* last reference goes: this fd, or a pin); -1 otherwise */
+	uint32_t link_id;
+	uint32_t tc_handle, tc_prio; /* tc: the filter's place */
+	bool created_clsact;   /* tc: xdptc made the clsact qdisc for it */
+	void *skel;            /* struct xdp_drop_bpf * or struct tc_drop_bpf * */
 };
 
 /*
  * drop_attach - load the drop program for @mode with UDP port @port and attach it to
- * @ifname. MODE_NONE attaches nothing and succeeds.
- * xdpdrv never falls back to generic: when the driver refuses, this fails with the
- * kernel's reason in @err. tc reuses an existing clsact qdisc and creates one only
- * when there is none (remembered under XDPTC_STATE_DIR so detach removes only what
- * it made).
- * Returns 0, or -errno with a sentence in @err (-ENODEV no such device, -EEXIST a
- * program is already attached at that hook, ...).
+ * @ifname. MODE_NONE attaches nothing and succeeds (after the check below).
+ * Before anything is attached, the device's receive path is read (rx_path.h): any
+ * program or filter that would see the frames before this program (an XDP program, a
+ * tcx program before cls_bpf, a clsact filter of a lower priority) or that occupies
+ * its place makes this refuse with -EBUSY and a sentence naming each occupant and why
+ * its presence would make the counters wrong; nothing of it is touched.
+ * XDP and tcx are attached through BPF links, which the kernel removes when this
+ * process ends (even by SIGKILL) unless drop_persist pinned them. xdpdrv never falls
+ * back to generic: when the driver refuses, this fails with the kernel's reason in
+ * @err. tc reuses an existing clsact qdisc and creates one only when there is none.
+ * Returns 0, or -errno with a sentence in @err (-ENODEV no such device, -EBUSY the hook
+ * or the path before it is occupied, ...).
  */
 int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 		struct drop_attachment *out, char *err, size_t errlen);
 
-/* drop_detach - detach what @a attached (and the clsact qdisc if it was made for it),
- * then release it. Returns 0 or -errno. */
+/* drop_detach - detach what @a attached and release it: the link is destroyed; a tc
+ * filter is removed only while the program at its place is still @a's, and the clsact
+ * qdisc only when @a made it and no other filter sits on it. Returns 0 or -errno. */
 int drop_detach(struct drop_attachment *a);
 
-/* drop_release - close this process's handles but leave the program attached (a tcx
- * link is pinned under XDPTC_BPFFS, mounting bpffs when needed, so it outlives us). */
-void drop_release(struct drop_attachment *a);
+/* drop_close - close this process's handles. A link that is not pinned detaches; a tc
+ * filter stays (cls_bpf holds its program). */
+void drop_close(struct drop_attachment *a);
 
-/* What is attached to a device now, as the kernel reports it (bpf_xdp_query,
- * bpf_tc_query). */
-struct drop_status {
-	int ifindex;
-	uint32_t xdp_prog_id;    /* 0: no XDP program */
-	enum drop_mode xdp_mode; /* MODE_XDPDRV or MODE_XDPGENERIC by XDP_ATTACHED_* */
-	char xdp_prog_name[17];
-	uint32_t tc_prog_id;     /* 0: no xdptc cls_bpf filter on ingress */
-	char tc_prog_name[17];
-	uint32_t tcx_prog_id;    /* 0: no xdptc program on the tcx ingress hook */
-	bool tcx_pinned;         /* its link is pinned by xdptc (a CLI attach) */
-	bool clsact_marker;      /* xdptc created this device's clsact qdisc */
-};
-
-/* drop_query - fill @st for @ifname. Returns 0 or -errno (-ENODEV). */
-int drop_query(const char *ifname, struct drop_status *st);
-
-/*
- * drop_detach_dev - detach xdptc's programs from @ifname: @mode MODE_NR means
- * whatever xdptc attached there. A program that is not xdptc's (by name) is left
- * alone and reported as -EBUSY with a sentence in @err. Returns 0 when something or
- * nothing was detached, or -errno.
- */
-int drop_detach_dev(const char *ifname, enum drop_mode mode, char *err, size_t errlen);
-
-/* clsact_markers_prune - remove the clsact markers and pinned tcx links of network
- * namespaces that no longer exist (left by a killed run or a namespace deleted under an
- * attachment). Returns how many were removed. */
-int clsact_markers_prune(void);
+/* drop_clsact_filters - how many filters the clsact qdisc of @ifname holds on its
+ * ingress and egress hooks together (tc -j filter show), or -errno. */
+int drop_clsact_filters(const char *ifname);
 
 /* verdicts_read_fd - sum the per-CPU `verdicts` map at @map_fd into @out
  * (packets, indexed by enum drop_verdict_idx). Returns 0 or -errno. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "netns.h"
+#include "rx_path.h"
 
 /* ---------------------------------------------------------------- local ---- */
 
@@ -32,7 +33,7 @@ void dut_local_init(struct dut *d, const char *netns, const char *dev)
 static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint32_t *prog_id,
 			char kernel_mode[16], char *err, size_t errlen)
 {
-	struct drop_status st;
+	struct rx_path p;
 	int saved, e = netns_enter(d->netns, &saved);
 
 	if (e) {
@@ -41,19 +42,16 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 	}
 	e = drop_attach(d->dev, mode, port, &d->att, err, errlen);
 	if (!e) {
+		char qerr[256];
+
 		d->attached = true;
 		*prog_id = d->att.prog_id;
-		snprintf(kernel_mode, 16, "none");
-		if (mode != MODE_NONE && !drop_query(d->dev, &st)) {
-			if (st.xdp_prog_id && st.xdp_prog_id == d->att.prog_id)
-				snprintf(kernel_mode, 16, "%s", drop_mode_name(st.xdp_mode));
-			else if (st.tc_prog_id && st.tc_prog_id == d->att.prog_id)
-				snprintf(kernel_mode, 16, "tc");
-			else if (st.tcx_prog_id && st.tcx_prog_id == d->att.prog_id)
-				snprintf(kernel_mode, 16, "tcx");
-			else
-				snprintf(kernel_mode, 16, "?");
-		}
+		snprintf(kernel_mode, 16, "%s", mode == MODE_NONE ? "none" : "?");
+		/* the mode as the kernel reports the program now on the device */
+		if (mode != MODE_NONE && !rx_path_read(d->dev, &p, qerr, sizeof(qerr)))
+			for (int i = 0; i < p.n; i++)
+				if (p.occ[i].prog_id == d->att.prog_id)
+					snprintf(kernel_mode, 16, "%s", p.occ[i].mode);
 	}
 	netns_return(saved);
 	return e;
@@ -67,7 +65,7 @@ static int local_detach(struct dut *d)
 		return 0;
 	e = netns_enter(d->netns, &saved);
 	if (e) {
-		drop_release(&d->att);
+		drop_close(&d->att);
 		d->attached = false;
 		return e;
 	}

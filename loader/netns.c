@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,4 +58,22 @@ uint32_t netns_current_ino(void)
 	if (stat("/proc/thread-self/ns/net", &st))
 		return 0;
 	return (uint32_t)st.st_ino;
+}
+
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71 /* include/uapi/asm-generic/socket.h, Linux 5.14 */
+#endif
+
+uint64_t netns_current_cookie(void)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) || len != sizeof(cookie))
+		cookie = 0;
+	close(fd);
+	return cookie;
 }

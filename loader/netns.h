@@ -23,4 +23,9 @@ int netns_return(int saved_fd);
  * (what the kernel calls net->ns.inum), or 0 on error. */
 uint32_t netns_current_ino(void);
 
+/* netns_current_cookie - the calling thread's network namespace cookie
+ * (SO_NETNS_COOKIE of a socket made here; net->net_cookie): unique for the boot, never
+ * reused, unlike the inode number. 0 when the kernel has none (before Linux 5.14). */
+uint64_t netns_current_cookie(void);
+
 #endif

@@ -27,6 +27,7 @@
 #include "bpf_log.h"
 #include "drop_prog.h"
 #include "netns.h"
+#include "rx_path.h"
 #include "sender.h"
 #include "skb_counters_user.h"
 #include "tc_drop.skel.h"
@@ -137,7 +138,7 @@ static uint64_t tc_pulled(const struct drop_attachment *a)
 static void run_mode(enum drop_mode mode, struct mode_counts *mc)
 {
 	struct drop_attachment a;
-	struct drop_status st;
+	struct rx_path st;
 	struct skb_counters c;
 	struct skb_counts before, after;
 	uint64_t v[VERDICT_NR];
@@ -149,15 +150,12 @@ static void run_mode(enum drop_mode mode, struct mode_counts *mc)
 	if (e)
 		fprintf(stderr, "attach: %s\n", err);
 	assert_int_equal(e, 0);
-	assert_int_equal(drop_query(dut_dev, &st), 0);
-	if (mode == MODE_TC) {
-		assert_int_equal(st.tc_prog_id, a.prog_id);
-	} else if (mode == MODE_TCX) {
-		assert_int_equal(st.tcx_prog_id, a.prog_id);
-	} else {
-		assert_int_equal(st.xdp_prog_id, a.prog_id);
-		assert_int_equal(st.xdp_mode, mode); /* the kernel reports the mode asked for */
-	}
+	/* the kernel reports the program at the hook of the mode asked for, in that mode */
+	assert_int_equal(rx_path_read(dut_dev, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.occ[0].prog_id, a.prog_id);
+	assert_int_equal(st.occ[0].hook, rx_hook_of_mode(mode));
+	assert_string_equal(st.occ[0].mode, drop_mode_name(mode));
 	assert_int_equal(skb_counters_open(&c, if_nametoindex(dut_dev), netns_current_ino(), NULL,
 					   false, err, sizeof(err)),
 			 0);
@@ -192,11 +190,8 @@ static void run_mode(enum drop_mode mode, struct mode_counts *mc)
 
 	assert_int_equal(netns_enter(dut_ns, &saved), 0);
 	assert_int_equal(drop_detach(&a), 0);
-	assert_int_equal(drop_query(dut_dev, &st), 0);
-	assert_int_equal(st.xdp_prog_id, 0);
-	assert_int_equal(st.tc_prog_id, 0);
-	assert_int_equal(st.tcx_prog_id, 0);
-	assert_false(st.clsact_marker);
+	assert_int_equal(rx_path_read(dut_dev, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.n, 0); /* nothing left on the receive path */
 	assert_int_equal(netns_return(saved), 0);
 }
 
@@ -341,7 +336,7 @@ static void test_tc_reuses_an_existing_clsact(void **state)
 static void test_xdpdrv_refused_never_falls_back(void **state)
 {
 	struct drop_attachment a;
-	struct drop_status st;
+	struct rx_path st;
 	char err[512];
 	int saved, e;
 
@@ -353,8 +348,8 @@ static void test_xdpdrv_refused_never_falls_back(void **state)
 	printf("# xdpdrv on lo: %s\n", err);
 	assert_non_null(strstr(err, "not falling back"));
 	assert_non_null(strstr(err, "kernel: ")); /* the kernel's own reason */
-	assert_int_equal(drop_query("lo", &st), 0);
-	assert_int_equal(st.xdp_prog_id, 0);
+	assert_int_equal(rx_path_read("lo", &st, err, sizeof(err)), 0);
+	assert_int_equal(st.n, 0);
 	assert_int_equal(netns_return(saved), 0);
 }
 
@@ -379,7 +374,9 @@ static void test_cli_round_trip(void **state)
 				 dut_dev), 0);
 	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
 				 dut_ns, dut_dev), 0);
-	assert_non_null(strstr(out, "\"xdp\":null,\"tc\":null"));
+	assert_non_null(strstr(out, "\"xdp\":null"));
+	assert_non_null(strstr(out, "\"tc\":null"));
+	assert_non_null(strstr(out, "\"receive_path\":[]"));
 	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s qdisc show dev %s", dut_ns, dut_dev), 0);
 	assert_null(strstr(out, "clsact"));
 	/* xdpdrv through the CLI, reported as xdpdrv */
@@ -387,7 +384,8 @@ static void test_cli_round_trip(void **state)
 				 xdptc, dut_ns, dut_dev), 0);
 	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s", xdptc, dut_ns,
 				 dut_dev), 0);
-	assert_non_null(strstr(out, "xdp: xdpdrv"));
+	assert_non_null(strstr(out, "native XDP program id"));
+	assert_non_null(strstr(out, "xdptc's (xdpdrv)"));
 	assert_int_equal(run_cmd(out, sizeof(out), "%s detach --netns %s --dev %s --mode xdpdrv",
 				 xdptc, dut_ns, dut_dev), 0);
 	assert_int_equal(run_cmd(out, sizeof(out), "ip -n %s link show dev %s", dut_ns, dut_dev), 0);
@@ -420,7 +418,9 @@ static void test_cli_bad_input(void **state)
 	/* nothing was attached by any of those */
 	assert_int_equal(run_cmd(out, sizeof(out), "%s status --netns %s --dev %s --json", xdptc,
 				 dut_ns, dut_dev), 0);
-	assert_non_null(strstr(out, "\"xdp\":null,\"tc\":null"));
+	assert_non_null(strstr(out, "\"xdp\":null"));
+	assert_non_null(strstr(out, "\"tc\":null"));
+	assert_non_null(strstr(out, "\"receive_path\":[]"));
 	/* without privilege: one sentence, exit 1 */
 	assert_int_equal(run_cmd(out, sizeof(out),
 				 "setpriv --reuid=65534 --regid=65534 --clear-groups "

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "rx_path.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/if_link.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drop_prog.h"
+
+/* Name and tag of program @id ("" when it cannot be opened). */
+static void prog_ident(uint32_t id, char name[17], char tag[17])
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	name[0] = tag[0] = '\0';
+	if (fd < 0)
+		return;
+	memset(&info, 0, sizeof(info));
+	if (!bpf_prog_get_info_by_fd(fd, &info, &len)) {
+		snprintf(name, 17, "%s", info.name);
+		for (int i = 0; i < 8; i++)
+			snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
+	}
+	close(fd);
+}
+
+static struct rx_occupant *add(struct rx_path *p, enum rx_hook hook, const char *mode,
+			       uint32_t prog_id)
+{
+	struct rx_occupant *o;
+
+	if (p->n >= RX_PATH_MAX)
+		return NULL;
+	o = &p->occ[p->n++];
+	memset(o, 0, sizeof(*o));
+	o->hook = hook;
+	snprintf(o->mode, sizeof(o->mode), "%s", mode);
+	o->prog_id = prog_id;
+	if (prog_id)
+		prog_ident(prog_id, o->prog_name, o->prog_tag);
+	return o;
+}
+
+static int read_xdp(struct rx_path *p, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	int e = bpf_xdp_query(p->ifindex, 0, &q);
+
+	if (e) {
+		snprintf(err, errlen, "cannot query the XDP hook: %s", strerror(-e));
+		return e;
+	}
+	/* native and generic cannot be active at once; offload may sit beside native */
+	if (q.drv_prog_id)
+		add(p, RX_HOOK_XDP, "xdpdrv", q.drv_prog_id);
+	if (q.skb_prog_id)
+		add(p, RX_HOOK_XDP, "xdpgeneric", q.skb_prog_id);
+	if (q.hw_prog_id)
+		add(p, RX_HOOK_XDP, "xdpoffload", q.hw_prog_id);
+	if (!q.drv_prog_id && !q.skb_prog_id && !q.hw_prog_id && q.prog_id)
+		add(p, RX_HOOK_XDP, q.attach_mode == XDP_ATTACHED_SKB ? "xdpgeneric" : "xdpdrv",
+		    q.prog_id);
+	return 0;
+}
+
+static int read_tcx(struct rx_path *p)
+{
+	LIBBPF_OPTS(bpf_prog_query_opts, q);
+	__u32 ids[RX_PATH_MAX], links[RX_PATH_MAX];
+
+	q.prog_ids = ids;
+	q.link_ids = links;
+	q.count = RX_PATH_MAX;
+	/* a kernel without tcx refuses the query: nothing can sit there */
+	if (bpf_prog_query_opts(p->ifindex, BPF_TCX_INGRESS, &q))
+		return 0;
+	for (__u32 i = 0; i < q.count && i < RX_PATH_MAX; i++) {
+		struct rx_occupant *o = add(p, RX_HOOK_TCX, "tcx", ids[i]);
+
+		if (o)
+			o->link_id = links[i];
+	}
+	return 0;
+}
+
+static int cmp_pref(const void *a, const void *b)
+{
+	const struct rx_occupant *x = a, *y = b;
+
+	return x->tc_pref < y->tc_pref ? -1 : x->tc_pref > y->tc_pref;
+}
+
+/* The ingress qdisc's kind (clsact or ingress) and its ingress filters, from iproute2's
+ * JSON: entries with "options" are filters, the others the headers of their pref. */
+static int read_tc(struct rx_path *p, const char *ifname, char *err, size_t errlen)
+{
+	char cmd[128];
+	json_error_t je;
+	json_t *j, *f;
+	size_t i;
+	FILE *pp;
+	int first, st;
+
+	snprintf(cmd, sizeof(cmd), "tc -j qdisc show dev '%s' 2>/dev/null", ifname);
+	pp = popen(cmd, "r");
+	if (!pp) {
+		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
+		return -EIO;
+	}
+	j = json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je);
+	st = pclose(pp);
+	if (!j || st) {
+		json_decref(j);
+		snprintf(err, errlen, "tc -j qdisc show dev %s failed or printed no JSON", ifname);
+		return -EIO;
+	}
+	json_array_foreach(j, i, f) {
+		const char *kind = json_string_value(json_object_get(f, "kind"));
+		const char *handle = json_string_value(json_object_get(f, "handle"));
+
+		if (kind && handle && !strcmp(handle, "ffff:") &&
+		    (!strcmp(kind, "clsact") || !strcmp(kind, "ingress")))
+			snprintf(p->qdisc, sizeof(p->qdisc), "%s", kind);
+	}
+	json_decref(j);
+	if (!p->qdisc[0])
+		return 0;
+	snprintf(cmd, sizeof(cmd), "tc -j filter show dev '%s' ingress 2>/dev/null", ifname);
+	pp = popen(cmd, "r");
+	if (!pp) {
+		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
+		return -EIO;
+	}
+	j = json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je);
+	st = pclose(pp);
+	if (!j || st) { /* no filter at all prints nothing */
+		json_decref(j);
+		return st ? (snprintf(err, errlen, "tc -j filter show dev %s ingress failed", ifname),
+			     -EIO)
+			  : 0;
+	}
+	first = p->n;
+	json_array_foreach(j, i, f) {
+		const json_t *opt = json_object_get(f, "options");
+		const char *kind = json_string_value(json_object_get(f, "kind"));
+		const char *h = json_string_value(json_object_get(opt, "handle"));
+		uint32_t id = (uint32_t)json_integer_value(json_object_get(json_object_get(opt, "prog"), "id"));
+		struct rx_occupant *o;
+
+		if (!opt || !kind)
+			continue;
+		if (!strcmp(kind, "u32") && !json_object_get(opt, "match"))
+			continue; /* a u32 hash table header, not a filter */
+		o = add(p, RX_HOOK_TC, "tc", id);
+		if (!o)
+			break;
+		o->tc_pref = (uint32_t)json_integer_value(json_object_get(f, "pref"));
+		o->tc_handle = h ? (uint32_t)strtoul(h, NULL, 0) : 0;
+		snprintf(o->tc_kind, sizeof(o->tc_kind), "%s", kind);
+		snprintf(o->qdisc, sizeof(o->qdisc), "%s", p->qdisc);
+	}
+	json_decref(j);
+	qsort(p->occ + first, (size_t)(p->n - first), sizeof(p->occ[0]), cmp_pref);
+	return 0;
+}
+
+int rx_path_read(const char *ifname, struct rx_path *p, char *err, size_t errlen)
+{
+	int e;
+
+	memset(p, 0, sizeof(*p));
+	p->ifindex = (int)if_nametoindex(ifname);
+	if (!p->ifindex) {
+		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
+		return -ENODEV;
+	}
+	if ((e = read_xdp(p, err, errlen)) || (e = read_tcx(p)) || (e = read_tc(p, ifname, err, errlen)))
+		return e;
+	return 0;
+}
+
+const char *rx_occupant_describe(const struct rx_occupant *o, char *buf, size_t len)
+{
+	char prog[64] = "";
+
+	if (o->prog_id)
+		snprintf(prog, sizeof(prog), "program id %u '%s'", o->prog_id, o->prog_name);
+	switch (o->hook) {
+	case RX_HOOK_XDP:
+		snprintf(buf, len, "the %s XDP %s",
+			 !strcmp(o->mode, "xdpdrv") ? "native" : !strcmp(o->mode, "xdpgeneric")
+				? "generic" : "offloaded", prog);
+		break;
+	case RX_HOOK_TCX:
+		if (o->link_id)
+			snprintf(buf, len, "the tcx ingress %s (BPF link %u)", prog, o->link_id);
+		else
+			snprintf(buf, len, "the tcx ingress %s", prog);
+		break;
+	default:
+		if (o->prog_id)
+			snprintf(buf, len, "the %s ingress filter pref %u handle 0x%x (%s, %s)",
+				 o->qdisc, o->tc_pref, o->tc_handle, o->tc_kind, prog);
+		else
+			snprintf(buf, len, "the %s ingress %s filter pref %u", o->qdisc, o->tc_kind,
+				 o->tc_pref);
+		break;
+	}
+	return buf;
+}
+
+json_t *rx_occupant_json(const struct rx_occupant *o, bool ours)
+{
+	static const char *const hooks[] = { "xdp", "tcx", "tc" };
+	json_t *j = json_object();
+	char d[160];
+
+	json_object_set_new(j, "hook", json_string(hooks[o->hook]));
+	json_object_set_new(j, "mode", json_string(o->mode));
+	json_object_set_new(j, "prog_id", o->prog_id ? json_integer(o->prog_id) : json_null());
+	if (o->prog_id) {
+		json_object_set_new(j, "prog_name", json_string(o->prog_name));
+		json_object_set_new(j, "prog_tag", json_string(o->prog_tag));
+	}
+	if (o->hook == RX_HOOK_TCX)
+		json_object_set_new(j, "link_id", o->link_id ? json_integer(o->link_id) : json_null());
+	if (o->hook == RX_HOOK_TC) {
+		json_object_set_new(j, "qdisc", json_string(o->qdisc));
+		json_object_set_new(j, "pref", json_integer(o->tc_pref));
+		json_object_set_new(j, "handle", json_integer(o->tc_handle));
+		json_object_set_new(j, "kind", json_string(o->tc_kind));
+	}
+	json_object_set_new(j, "xdptc", json_boolean(ours));
+	json_object_set_new(j, "what", json_string(rx_occupant_describe(o, d, sizeof(d))));
+	return j;
+}
+
+enum rx_hook rx_hook_of_mode(int mode)
+{
+	return mode == MODE_TCX ? RX_HOOK_TCX : mode == MODE_TC ? RX_HOOK_TC : RX_HOOK_XDP;
+}
+
+bool rx_runs_before(const struct rx_occupant *o, int mode, uint32_t tc_pref)
+{
+	enum rx_hook h = rx_hook_of_mode(mode);
+
+	if (mode == MODE_NONE)
+		return true; /* the baseline: anything on the path changes what it costs */
+	if (o->hook != h)
+		return o->hook < h;
+	/* the same hook: XDP holds one program (occupied); tcx programs run in their order
+	 * and a new one goes last; clsact filters by pref */
+	if (h == RX_HOOK_TC)
+		return o->tc_pref <= tc_pref;
+	return true;
+}
