@@ -466,6 +466,22 @@ json_t *summary_compute(const json_t *run)
 				json_array_append_new(deltas, sd);
 		}
 	}
+	{ /* timing trials that ran while other work kept a CPU busy (local DUT only) */
+		long long loaded = 0, counted = 0;
+		json_t *t;
+
+		json_array_foreach(json_object_get(run, "trials"), i, t) {
+			if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), "timing") ||
+			    !json_is_boolean(json_object_get(t, "other_load")))
+				continue;
+			counted++;
+			loaded += json_is_true(json_object_get(t, "other_load"));
+		}
+		if (counted) {
+			json_object_set_new(s, "timing_trials_other_load", json_integer(loaded));
+			json_object_set_new(s, "timing_trials_load_checked", json_integer(counted));
+		}
+	}
 	/* conservation: in a TC drop every packet's skb is built once and freed once */
 	json_array_foreach(arr, i, m) {
 		const json_t *pk = json_object_get(m, "count_pkts_at_dut");
@@ -688,6 +704,15 @@ int summary_render_md(const json_t *run, FILE *out)
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
 			     "%s\n", timing_words);
 	}
+	if (json_integer_value(json_object_get(s, "timing_trials_other_load")) > 0)
+		fprintf(out, "- **Other load**: %lld of %lld timing trials ran while other work kept "
+			     "a CPU busy for at least a quarter of the window (`other_load` and "
+			     "`other_busy_ns` in run.json): such work slows the measured path (shared "
+			     "caches, memory bandwidth, the hypervisor), so absolute times per packet "
+			     "are inflated and spread wider; the paired deltas, which compare trials "
+			     "taken next to each other, are the ones to read\n",
+			json_integer_value(json_object_get(s, "timing_trials_other_load")),
+			json_integer_value(json_object_get(s, "timing_trials_load_checked")));
 	if (bpf_stats_outside)
 		fprintf(out, "- **BPF statistics were on during the timing pass** (%s; xdptc "
 			     "leaves such a setting as it was): every run of a BPF program read the "

@@ -3,7 +3,9 @@
  * tc_drop.bpf.c: the UDP-drop classifier as a TC program (clsact ingress, cls_bpf
  * direct-action, or tcx). The classifier reads the frame from the linear data; when
  * the headers it may need lie in paged fragments, they are pulled first
- * (bpf_skb_pull_data), so a non-linear skb is decided like a linear one. How often
+ * (bpf_skb_pull_data), so a non-linear skb is decided like a linear one. A VLAN tag the
+ * kernel has moved into skb metadata counts as the classifier's tags do, so a frame is
+ * judged as XDP judges it on the wire. How often
  * that happened is counted in `pulled` (TC only; the XDP program has no such map).
  */
 #include "drop_common.bpf.h"
@@ -37,7 +39,10 @@ int tc_drop(struct __sk_buff *skb)
 		data = (void *)(long)skb->data;
 		data_end = (void *)(long)skb->data_end;
 	}
-	if (udp_classify(data, data_end, drop_port) == UDP_VERDICT_DROP) {
+	/* the outer VLAN tag may be in skb metadata by now (skb_vlan_untag() in
+	 * __netif_receive_skb_core, or the driver's VLAN offload): it still counts */
+	if (udp_classify(data, data_end, drop_port, skb->vlan_present ? 1 : 0) ==
+	    UDP_VERDICT_DROP) {
 		count_verdict(VERDICT_DROPPED);
 		return TC_ACT_SHOT;
 	}

@@ -9,6 +9,11 @@
  *
  * Policy: DROP an Ethernet frame that carries UDP with destination port `port`
  * over IPv4 or IPv6, with zero, one or two VLAN tags (802.1Q 0x8100 / 802.1ad 0x88a8).
+ * The tags are counted as the frame arrived on the wire: a tag the kernel has already
+ * moved out of the bytes into skb metadata (skb_vlan_untag() in
+ * __netif_receive_skb_core, after generic XDP and before TC ingress; or the driver's
+ * VLAN receive offload) is passed in as `tags_outside` and counts as one of the two,
+ * so XDP and TC judge the same frame alike.
  * PASS everything else, including:
  *   - frames too short to hold the headers that are needed (truncated);
  *   - IPv4 with IHL < 5 or version != 4, or a total length too short for a UDP header;
@@ -139,10 +144,12 @@ UDPC_UNROLL
  * @data, @data_end: the frame's first byte and one past its last readable byte
  *                   (xdp_md / __sk_buff data pointers, or a user-space buffer).
  * @port: UDP destination port to drop, host byte order (1-65535).
+ * @tags_outside: VLAN tags of the frame no longer in its bytes (0, or 1 when the kernel
+ *                holds the outer tag in skb metadata: __sk_buff.vlan_present).
  * Returns UDP_VERDICT_DROP or UDP_VERDICT_PASS (see the policy above). Never fails.
  */
 static __always_inline enum udp_verdict udp_classify(const void *data, const void *data_end,
-						     __u16 port)
+						     __u16 port, __u32 tags_outside)
 {
 	const __u8 *p = data;
 	__u16 proto;
@@ -156,6 +163,8 @@ UDPC_UNROLL
 	for (i = 0; i < UDPC_MAX_VLAN_TAGS; i++) {
 		if (proto != UDPC_ETH_P_8021Q && proto != UDPC_ETH_P_8021AD)
 			break;
+		if ((__u32)i + tags_outside >= UDPC_MAX_VLAN_TAGS)
+			return UDP_VERDICT_PASS; /* one tag more than the policy takes */
 		if ((const void *)(p + UDPC_VLAN_HLEN) > data_end)
 			return UDP_VERDICT_PASS;
 		proto = udpc_be16(p + 2);

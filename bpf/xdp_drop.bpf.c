@@ -8,7 +8,7 @@ int xdp_drop(struct xdp_md *ctx)
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 
-	if (udp_classify(data, data_end, drop_port) == UDP_VERDICT_DROP) {
+	if (udp_classify(data, data_end, drop_port, 0) == UDP_VERDICT_DROP) {
 		count_verdict(VERDICT_DROPPED);
 		return XDP_DROP;
 	}

@@ -277,10 +277,18 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 	SETI("pkts_at_dut", r->pkts_at_dut);
 	SETI("unexplained_loss", r->unexplained);
 	json_object_set_new(t, "valid", json_boolean(r->valid));
+	if (!r->valid)
+		json_object_set_new(t, "invalid_reason", json_string(r->invalid_reason));
+	if (r->bpf_stats_on)
+		json_object_set_new(t, "bpf_stats_on", json_true());
 	SETI("wall_ns", r->wall_ns);
 	SETI("sender_cpu_ns", r->sender_cpu_ns);
 	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
 	SETI("cpus_busy_ns", r->cpus_busy_ns);
+	if (!r->vcpu_ns && g_time_key[0] != 'i') { /* the host's own measured tasks */
+		SETI("other_busy_ns", r->other_busy_ns);
+		json_object_set_new(t, "other_load", json_boolean(r->other_load));
+	}
 	if (r->vcpu_ns)
 		SETI("guest_vcpu_ns", r->vcpu_ns);
 	SETR(g_time_key, r->cpu_ns_per_pkt);

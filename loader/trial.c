@@ -232,11 +232,40 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	r->unexplained = (int64_t)r->sent - (int64_t)r->pkts_at_dut - (int64_t)lost;
 	r->valid = r->sent > 0 &&
 		   (uint64_t)llabs(r->unexplained) * 1000 <= r->sent; /* <= 0.1% */
+	if (!r->sent)
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason), "the sender sent nothing");
+	else if (!r->valid)
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
+			 "%lld of the %llu packets sent are unexplained: neither counted at the "
+			 "DUT (%llu) nor lost before it (%llu)", (long long)r->unexplained,
+			 (unsigned long long)r->sent, (unsigned long long)r->pkts_at_dut,
+			 (unsigned long long)lost);
+	/* the program must have decided every packet the DUT's driver received: a program
+	 * or filter before it on the receive path would take some (seen by the driver,
+	 * never by the program) */
+	if (r->mode != MODE_NONE && r->valid &&
+	    (uint64_t)llabs((int64_t)r->dut_rx_packets - (int64_t)r->pkts_at_dut) * 1000 >
+		    r->dut_rx_packets) {
+		r->valid = false;
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
+			 "the program decided %llu of the %llu packets the DUT's driver received: "
+			 "something else on the receive path took the rest",
+			 (unsigned long long)r->pkts_at_dut, (unsigned long long)r->dut_rx_packets);
+	}
 	r->vcpu_ns = e->vcpu_ns - b->vcpu_ns;
 	cpu = env->cpu_source == CPU_GUEST_VCPU	   ? r->vcpu_ns
 	      : env->cpu_source == CPU_GUEST_SOFTIRQ ? r->softirq_cpu_ns
 						     : r->sender_cpu_ns + r->softirq_cpu_ns;
 	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : 0.0;
+	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ) {
+		uint64_t measured = r->sender_cpu_ns + r->softirq_cpu_ns;
+
+		r->other_busy_ns = r->cpus_busy_ns > measured ? r->cpus_busy_ns - measured : 0;
+		r->other_load = r->wall_ns && r->other_busy_ns * 4 >= r->wall_ns;
+	}
+	if (r->pass == PASS_TIMING && r->mode != MODE_NONE &&
+	    e->dut.bpf_run_cnt > b->dut.bpf_run_cnt)
+		r->bpf_stats_on = true;
 	if (r->pass == PASS_TIMING && env->pmu) {
 		r->have_pmu = true;
 		r->cycles = e->cycles - b->cycles;

@@ -87,6 +87,14 @@ struct trial_result {
 	struct skb_counts counts; /* count pass: event deltas */
 	bool have_bpf_stats;
 	uint64_t bpf_run_time_ns, bpf_run_cnt;
+	bool bpf_stats_on;        /* timing pass: the program's run_cnt moved in the window:
+				   * BPF statistics were on by someone else's doing (the
+				   * sysctl, or a BPF_ENABLE_STATS fd of another process) */
+	uint64_t other_busy_ns;   /* local DUT: CPU time spent in the window by anything but
+				   * the measured tasks (cpus_busy_ns - sender - softirq
+				   * threads), ns; other load on the machine */
+	bool other_load;          /* other_busy_ns is at least a quarter of the window */
+	char invalid_reason[256]; /* !valid: why, in words */
 	char error[256];
 };
 

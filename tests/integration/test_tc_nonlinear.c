@@ -413,7 +413,7 @@ static void write_and_count(bool nonlinear)
 
 			build(&f, (enum shape)s, port);
 			/* the frame says what the test means: the classifier agrees in user space */
-			assert_int_equal(udp_classify(f.b, f.b + f.len, DROP_PORT),
+			assert_int_equal(udp_classify(f.b, f.b + f.len, DROP_PORT, 0),
 					 p ? UDP_VERDICT_PASS : UDP_VERDICT_DROP);
 			for (unsigned i = 0; i < per_shape[s][p]; i++) {
 				struct iovec iov[2] = { { f.b, ETH_HDR },

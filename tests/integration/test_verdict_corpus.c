@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "frame_corpus.h"
 #include "tc_drop.skel.h"
 #include "udp_classifier.h"
 #include "xdp_drop.skel.h"
@@ -27,77 +28,14 @@
 #define TC_ACT_OK 0
 #define TC_ACT_SHOT 2
 
-struct frame {
-	unsigned char b[512];
-	size_t len;
-};
-
 static struct xdp_drop_bpf *xdp;
 static struct tc_drop_bpf *tc;
 static size_t checked, kernel_checked, drops, tc_refused;
 
-static void put16(unsigned char *p, unsigned v)
-{
-	p[0] = (unsigned char)(v >> 8);
-	p[1] = (unsigned char)v;
-}
-
-static size_t eth(struct frame *f, int tags, unsigned type)
-{
-	size_t o = 12;
-
-	memset(f->b, 0, sizeof(f->b));
-	f->b[0] = 0x02; /* a unicast destination */
-	f->b[6] = 0x02;
-	f->b[11] = 1;
-	for (int i = 0; i < tags; i++, o += 4) {
-		put16(f->b + o, i == 0 && tags == 2 ? 0x88a8 : 0x8100);
-		put16(f->b + o + 2, (unsigned)(100 + i));
-	}
-	put16(f->b + o, type);
-	return o + 2;
-}
-
-static void ipv4(struct frame *f, int tags, int ihl, unsigned frag, unsigned dport, int totlen_delta,
-		 unsigned proto)
-{
-	size_t o = eth(f, tags, 0x0800), hl = (size_t)(ihl < 5 ? 5 : ihl) * 4;
-	unsigned char *ip = f->b + o;
-
-	ip[0] = (unsigned char)(0x40 | (ihl & 15));
-	put16(ip + 2, (unsigned)((int)(hl + 8 + 18) + totlen_delta));
-	put16(ip + 6, frag);
-	ip[8] = 64;
-	ip[9] = (unsigned char)proto;
-	put16(ip + hl, 4000);
-	put16(ip + hl + 2, dport);
-	put16(ip + hl + 4, 26);
-	f->len = o + hl + 8 + 18;
-}
-
-static void ipv6(struct frame *f, int tags, const unsigned char *ext, int next, unsigned dport,
-		 unsigned fragoff)
-{
-	size_t o = eth(f, tags, 0x86dd);
-	unsigned char *ip = f->b + o, *p = ip + 40;
-
-	ip[0] = 0x60;
-	ip[6] = next ? ext[0] : 17;
-	ip[7] = 64;
-	for (int i = 0; i < next; i++, p += 8) {
-		p[0] = i + 1 < next ? ext[i + 1] : 17;
-		if (ext[i] == 44)
-			put16(p + 2, fragoff);
-	}
-	put16(p + 2, dport);
-	put16(ip + 4, (unsigned)(p + 26 - (ip + 40)));
-	f->len = (size_t)(p + 26 - f->b);
-}
-
 /* Decide @f three ways and compare. */
 static void check(const struct frame *f)
 {
-	enum udp_verdict user = udp_classify(f->b, f->b + f->len, PORT);
+	enum udp_verdict user = udp_classify(f->b, f->b + f->len, PORT, 0);
 	int x = -1, t = -1;
 
 	checked++;

@@ -80,7 +80,7 @@ static void ipv6_udp(struct frame *f, int ntags, const uint8_t *ext, int next, u
 
 static enum udp_verdict classify(const struct frame *f)
 {
-	return udp_classify(f->b, f->b + f->len, PORT);
+	return udp_classify(f->b, f->b + f->len, PORT, 0);
 }
 
 static void test_ipv4_port_dropped_other_passed(void **state)
