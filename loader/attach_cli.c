@@ -18,6 +18,8 @@
 
 static const char *const hook_names[3] = { "xdp", "tcx", "tc" };
 
+static void append(char *buf, size_t len, const char *fmt, const char *what);
+
 static void rec_path(char *buf, size_t len, uint64_t cookie, int ifindex, int hook)
 {
 	snprintf(buf, len, RECORD_DIR "/%016llx-%d-%s.json", (unsigned long long)cookie, ifindex,
@@ -342,7 +344,7 @@ int attach_detach_dev(const char *ifname, enum drop_mode mode, char *done, size_
 }
 
 int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode, char *err,
-		      size_t errlen)
+		      size_t errlen, char *note, size_t notelen)
 {
 	struct attach_status st;
 	int e = attach_status_read(ifname, &st, err, errlen), k = 0;
@@ -350,13 +352,17 @@ int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode
 	if (e)
 		return e;
 	err[0] = '\0';
+	note[0] = '\0';
 	for (int i = 0; i < st.path.n; i++) {
 		const struct rx_occupant *o = &st.path.occ[i];
 		size_t n = strlen(err);
 		char d[160];
 
-		if (!rx_runs_before(o, mode, XDPTC_TC_PRIO))
+		if (!rx_runs_before(o, mode, XDPTC_TC_PRIO)) {
+			/* after this program: it will no longer see what this one drops */
+			append(note, notelen, "%s%s", rx_occupant_describe(o, d, sizeof(d)));
 			continue;
+		}
 		snprintf(err + n, errlen - n, "%s%s %s", k++ ? "; " : "",
 			 rx_occupant_describe(o, d, sizeof(d)),
 			 o->hook == rx_hook_of_mode(mode) && mode != MODE_TC && mode != MODE_NONE
@@ -382,9 +388,12 @@ int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode
 			memcpy(err, head, hn);
 		}
 		n = strlen(err);
-		snprintf(err + n, errlen - n, ". %s would be missing from %s's verdict counters.",
-			 k > 1 ? "What those take" : "What it takes",
-			 mode == MODE_NONE ? "the baseline" : "this program");
+		if (mode == MODE_NONE)
+			snprintf(err + n, errlen - n, ". The baseline (no program) would include "
+				 "what %s does.", k > 1 ? "each of them" : "it");
+		else
+			snprintf(err + n, errlen - n, ". %s would be missing from this program's "
+				 "verdict counters.", k > 1 ? "What those take" : "What it takes");
 	}
 	return -EBUSY;
 }

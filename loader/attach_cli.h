@@ -68,9 +68,11 @@ int attach_detach_dev(const char *ifname, enum drop_mode mode, char *done, size_
  * something there would see the frames before it or holds its place: -EBUSY with one
  * sentence in @err naming each occupant, whether it is xdptc's (and the command that
  * removes it, @netns being the namespace named on the command line) or another tool's
- * (left alone), and why the counters would be wrong. 0 when free, or -errno. */
+ * (left alone), and why the counters would be wrong. 0 when free, with the occupants
+ * that come after it (which will no longer see what it drops) named in @note ("" when
+ * none); or -errno. */
 int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode, char *err,
-		      size_t errlen);
+		      size_t errlen, char *note, size_t notelen);
 
 /* attach_records_prune - remove the records and pins whose attachment is gone (any
  * namespace), and the clsact markers of xdptc versions before records. Returns how

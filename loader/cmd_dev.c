@@ -113,7 +113,7 @@ int cmd_attach(int argc, char **argv)
 		"their identity under /run/xdptc/attach; 'xdptc detach' removes them.\n";
 	struct drop_attachment att;
 	struct dev_args a;
-	char err[1024];
+	char err[1024], note[1024];
 	int r = parse_dev_args("attach", help, argc, argv, &a), saved, e;
 
 	if (r >= 0)
@@ -122,7 +122,7 @@ int cmd_attach(int argc, char **argv)
 		return need_opt("attach", "--mode MODE");
 	if ((r = enter_and_check(a.netns, a.dev, &saved)))
 		return r;
-	e = attach_check_path(a.dev, a.netns, a.mode, err, sizeof(err));
+	e = attach_check_path(a.dev, a.netns, a.mode, err, sizeof(err), note, sizeof(note));
 	if (!e)
 		e = drop_attach(a.dev, a.mode, a.port, &att, err, sizeof(err));
 	if (!e)
@@ -135,6 +135,9 @@ int cmd_attach(int argc, char **argv)
 	printf("attached %s program id %u to %s%s%s (drops UDP port %u)\n",
 	       drop_mode_name(a.mode), att.prog_id, a.dev, a.netns ? " in " : "",
 	       a.netns ? a.netns : "", a.port);
+	if (note[0] && a.mode != MODE_NONE)
+		fprintf(stderr, "xdptc: note: after it on the receive path, so no longer seeing the "
+				"packets it drops: %s\n", note);
 	return 0;
 }
 

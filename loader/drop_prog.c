@@ -243,7 +243,7 @@ static int check_rx_path(const char *ifname, enum drop_mode mode, char *err, siz
 			continue;
 		n = strlen(err);
 		if (!k++)
-			snprintf(err, errlen, "%s of '%s' is not free: ", drop_mode_name(mode), ifname);
+			snprintf(err, errlen, "%s on '%s' refused: ", drop_mode_name(mode), ifname);
 		else
 			snprintf(err + n, errlen - n, "; ");
 		n = strlen(err);
@@ -256,10 +256,14 @@ static int check_rx_path(const char *ifname, enum drop_mode mode, char *err, siz
 	if (!k)
 		return 0;
 	n = strlen(err);
-	snprintf(err + n, errlen - n, "%s. What it takes or changes would be missing from %s's "
-		 "counters, so xdptc leaves it alone and does not attach; detach it first (if it "
-		 "is xdptc's: xdptc detach --dev %s)",
-		 k > 1 ? " (each)" : "", mode == MODE_NONE ? "the baseline" : "this program", ifname);
+	if (mode == MODE_NONE)
+		snprintf(err + n, errlen - n, ". The baseline (no program) would include what %s "
+			 "does; xdptc leaves %s alone.", k > 1 ? "each of them" : "it",
+			 k > 1 ? "them" : "it");
+	else
+		snprintf(err + n, errlen - n, ". What %s takes would be missing from this program's "
+			 "verdict counters; xdptc leaves %s alone.", k > 1 ? "each of them" : "it",
+			 k > 1 ? "them" : "it");
 	return -EBUSY;
 }
 
@@ -333,24 +337,17 @@ void drop_close(struct drop_attachment *a)
 
 int drop_clsact_filters(const char *ifname)
 {
+	char err[256];
 	int n = 0;
 
 	if (!ifname)
 		return -ENODEV;
 	for (int dir = 0; dir < 2; dir++) {
-		char cmd[128];
-		json_error_t je;
-		json_t *j, *f;
+		json_t *j = rx_tc_json("filter", ifname, dir ? "egress" : "ingress", err, sizeof(err)), *f;
 		size_t i;
-		FILE *p;
 
-		snprintf(cmd, sizeof(cmd), "tc -j filter show dev '%s' %s 2>/dev/null", ifname,
-			 dir ? "egress" : "ingress");
-		p = popen(cmd, "r");
-		if (!p)
-			return -errno;
-		j = json_loadf(p, JSON_DISABLE_EOF_CHECK, &je);
-		pclose(p);
+		if (!j)
+			return -EIO;
 		json_array_foreach(j, i, f) /* entries with options are filters */
 			n += json_object_get(f, "options") != NULL;
 		json_decref(j);

@@ -569,6 +569,47 @@ int dut_hello(struct dut *d, char *kernel, size_t len)
 	return 0;
 }
 
+/* The local DUT's receive path as JSON (rx_path_occupants: each with "xdptc": false,
+ * since nothing of a run's is attached between trials), or NULL with @err. */
+static json_t *local_rx_path(struct dut *d, char *err, size_t errlen)
+{
+	struct rx_path p;
+	json_t *a;
+	int saved, e = netns_enter(d->netns, &saved);
+
+	if (e) {
+		snprintf(err, errlen, "cannot enter namespace %s: %s", d->netns, strerror(-e));
+		return NULL;
+	}
+	e = rx_path_read(d->dev, &p, err, errlen);
+	netns_return(saved);
+	if (e)
+		return NULL;
+	a = json_array();
+	for (int i = 0; i < p.n; i++)
+		json_array_append_new(a, rx_occupant_json(&p.occ[i],
+							  d->attached && p.occ[i].prog_id ==
+								  d->att.prog_id));
+	return a;
+}
+
+json_t *dut_rx_path(struct dut *d, char *err, size_t errlen)
+{
+	json_t *j, *a;
+	int e;
+
+	if (!d->remote)
+		return local_rx_path(d, err, errlen);
+	e = remote_simple(d, "rxpath", err, errlen, &j);
+	if (e)
+		return NULL;
+	a = json_incref(json_object_get(j, "receive_path"));
+	json_decref(j);
+	if (!a)
+		snprintf(err, errlen, "the agent sent no receive path");
+	return a;
+}
+
 void dut_close(struct dut *d)
 {
 	dut_detach(d);
@@ -689,6 +730,16 @@ int dut_agent_serve(int fd, const char *dev)
 			j = ok();
 			json_object_set_new(j, "prog_id", json_integer(id));
 			json_object_set_new(j, "kernel_mode", json_string(km));
+			reply(fd, j);
+		} else if (!strcmp(line, "rxpath")) {
+			json_t *a = local_rx_path(&d, err, sizeof(err));
+
+			if (!a) {
+				reply(fd, fail(-EIO, err));
+				continue;
+			}
+			j = ok();
+			json_object_set_new(j, "receive_path", a);
 			reply(fd, j);
 		} else if (!strcmp(line, "detach")) {
 			e = dut_detach(&d);

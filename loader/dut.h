@@ -10,7 +10,7 @@
  *
  * Protocol (one line each way; replies are compact JSON objects with "ok"):
  *   hello | attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
- *   counters close |
+ *   counters close | rxpath |
  *   bpfstats on | bpfstats off | exec SHELL-COMMAND | sync TOKEN | quit
  */
 #ifndef XDPTC_DUT_H
@@ -96,6 +96,11 @@ int dut_bpf_stats(struct dut *d, bool on);
 /* dut_exec - run a shell command on a remote DUT's machine; its exit status in
  * *@status and output (at most @outlen - 1 bytes) in @out. Returns 0 or -errno. */
 int dut_exec(struct dut *d, const char *cmd, int *status, char *out, size_t outlen);
+
+/* dut_rx_path - every program and filter on the DUT's receive path now, in path order
+ * (rx_path.h), as a JSON array of rx_occupant_json objects; NULL with a sentence in @err
+ * when it cannot be read. */
+json_t *dut_rx_path(struct dut *d, char *err, size_t errlen);
 
 /* dut_hello - the remote DUT's kernel release into @kernel. Returns 0 or -errno. */
 int dut_hello(struct dut *d, char *kernel, size_t len);

@@ -1010,6 +1010,28 @@ int run_main(const struct run_opts *opts)
 			json_object_set_new(run, "guest_doctor", gd);
 		}
 	}
+	{ /* everything on the DUT's receive path before the first trial: nothing, on a
+	   * topology of the run's own; each trial's attach checks again (drop_attach) */
+		json_t *path = dut_rx_path(&dut, why, sizeof(why));
+
+		if (!path) {
+			fprintf(stderr, "xdptc: cannot read the DUT's receive path: %s\n", why);
+			goto out;
+		}
+		json_object_set_new(run, "dut_receive_path", path);
+		if (json_array_size(path)) {
+			size_t i;
+			json_t *x;
+
+			fprintf(stderr, "xdptc: the DUT's receive path is not free; the run will not "
+					"measure behind:");
+			json_array_foreach(path, i, x)
+				fprintf(stderr, "%s %s", i ? ";" : "",
+					json_string_value(json_object_get(x, "what")));
+			fprintf(stderr, "\n");
+			goto out;
+		}
+	}
 	trials = json_array();
 	json_object_set_new(run, "trials", trials);
 	flames = json_array();

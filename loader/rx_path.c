@@ -98,30 +98,42 @@ static int cmp_pref(const void *a, const void *b)
 	return x->tc_pref < y->tc_pref ? -1 : x->tc_pref > y->tc_pref;
 }
 
+json_t *rx_tc_json(const char *what, const char *ifname, const char *dir, char *err,
+		   size_t errlen)
+{
+	char cmd[160];
+	json_error_t je;
+	json_t *j;
+	FILE *pp;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "tc -j %s show dev '%s'%s%s 2>/dev/null", what, ifname,
+		 dir ? " " : "", dir ? dir : "");
+	pp = popen(cmd, "r");
+	if (!pp) {
+		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
+		return NULL;
+	}
+	j = json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je);
+	st = pclose(pp);
+	if (st) {
+		json_decref(j);
+		snprintf(err, errlen, "'%s' failed", cmd);
+		return NULL;
+	}
+	return j ? j : json_array(); /* no filter at all prints nothing */
+}
+
 /* The ingress qdisc's kind (clsact or ingress) and its ingress filters, from iproute2's
  * JSON: entries with "options" are filters, the others the headers of their pref. */
 static int read_tc(struct rx_path *p, const char *ifname, char *err, size_t errlen)
 {
-	char cmd[128];
-	json_error_t je;
-	json_t *j, *f;
+	json_t *j = rx_tc_json("qdisc", ifname, NULL, err, errlen), *f;
 	size_t i;
-	FILE *pp;
-	int first, st;
+	int first;
 
-	snprintf(cmd, sizeof(cmd), "tc -j qdisc show dev '%s' 2>/dev/null", ifname);
-	pp = popen(cmd, "r");
-	if (!pp) {
-		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
+	if (!j)
 		return -EIO;
-	}
-	j = json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je);
-	st = pclose(pp);
-	if (!j || st) {
-		json_decref(j);
-		snprintf(err, errlen, "tc -j qdisc show dev %s failed or printed no JSON", ifname);
-		return -EIO;
-	}
 	json_array_foreach(j, i, f) {
 		const char *kind = json_string_value(json_object_get(f, "kind"));
 		const char *handle = json_string_value(json_object_get(f, "handle"));
@@ -133,20 +145,9 @@ static int read_tc(struct rx_path *p, const char *ifname, char *err, size_t errl
 	json_decref(j);
 	if (!p->qdisc[0])
 		return 0;
-	snprintf(cmd, sizeof(cmd), "tc -j filter show dev '%s' ingress 2>/dev/null", ifname);
-	pp = popen(cmd, "r");
-	if (!pp) {
-		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
+	j = rx_tc_json("filter", ifname, "ingress", err, errlen);
+	if (!j)
 		return -EIO;
-	}
-	j = json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je);
-	st = pclose(pp);
-	if (!j || st) { /* no filter at all prints nothing */
-		json_decref(j);
-		return st ? (snprintf(err, errlen, "tc -j filter show dev %s ingress failed", ifname),
-			     -EIO)
-			  : 0;
-	}
 	first = p->n;
 	json_array_foreach(j, i, f) {
 		const json_t *opt = json_object_get(f, "options");
@@ -205,14 +206,16 @@ const char *rx_occupant_describe(const struct rx_occupant *o, char *buf, size_t 
 		else
 			snprintf(buf, len, "the tcx ingress %s", prog);
 		break;
-	default:
+	default: {
+		const char *q = !strcmp(o->qdisc, "clsact") ? "clsact ingress" : "ingress qdisc's";
+
 		if (o->prog_id)
-			snprintf(buf, len, "the %s ingress filter pref %u handle 0x%x (%s, %s)",
-				 o->qdisc, o->tc_pref, o->tc_handle, o->tc_kind, prog);
+			snprintf(buf, len, "the %s filter pref %u handle 0x%x (%s, %s)", q,
+				 o->tc_pref, o->tc_handle, o->tc_kind, prog);
 		else
-			snprintf(buf, len, "the %s ingress %s filter pref %u", o->qdisc, o->tc_kind,
-				 o->tc_pref);
+			snprintf(buf, len, "the %s %s filter pref %u", q, o->tc_kind, o->tc_pref);
 		break;
+	}
 	}
 	return buf;
 }

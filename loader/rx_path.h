@@ -50,6 +50,12 @@ struct rx_path {
  */
 int rx_path_read(const char *ifname, struct rx_path *p, char *err, size_t errlen);
 
+/* rx_tc_json - what `tc -j @what show dev @ifname [@dir]` prints (@what "qdisc" or
+ * "filter", @dir "ingress", "egress" or NULL), parsed: a JSON array (empty when tc
+ * printed nothing), or NULL with a sentence in @err. A new reference. */
+json_t *rx_tc_json(const char *what, const char *ifname, const char *dir, char *err,
+		   size_t errlen);
+
 /* rx_occupant_describe - one phrase naming @o: "the generic XDP program id 12 'xdp_drop'",
  * "the tcx program id 7 'tc_drop' (link 3)", "the clsact ingress filter pref 1 handle 0x1
  * (bpf, program id 9 'x')", "the ingress qdisc's u32 filter pref 5". Into @buf. */

@@ -36,13 +36,13 @@
 #include "drop_prog.h"
 #include "frame_corpus.h"
 #include "netns.h"
+#include "test_topology.h"
 #include "udp_classifier.h"
 
 #define PORT 9999
 #define MAX_FRAMES 512
 
-static char prefix[16], snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16];
-static unsigned char dut_mac[6];
+static struct test_topology topo;
 static int pkt_fd = -1;
 static struct frame corpus[MAX_FRAMES];
 static int ncorpus;
@@ -51,7 +51,7 @@ static void add(const struct frame *f)
 {
 	assert_true(ncorpus < MAX_FRAMES);
 	corpus[ncorpus] = *f;
-	memcpy(corpus[ncorpus].b, dut_mac, 6);
+	memcpy(corpus[ncorpus].b, topo.dut_mac, 6);
 	ncorpus++;
 }
 
@@ -98,17 +98,6 @@ static void build_corpus(void)
 	}
 }
 
-static int sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 static uint64_t total(const uint64_t v[VERDICT_NR])
 {
 	return v[VERDICT_DROPPED] + v[VERDICT_PASSED];
@@ -153,8 +142,8 @@ static void run_mode(enum drop_mode mode)
 	int saved, unseen = 0, wrong = 0, drops = 0;
 	struct frame f;
 
-	assert_int_equal(netns_enter(dut_ns, &saved), 0);
-	if (drop_attach(dut_dev, mode, PORT, &a, err, sizeof(err))) {
+	assert_int_equal(netns_enter(topo.dut_ns, &saved), 0);
+	if (drop_attach(topo.dut_dev, mode, PORT, &a, err, sizeof(err))) {
 		fprintf(stderr, "attach %s: %s\n", drop_mode_name(mode), err);
 		fail();
 	}
@@ -185,7 +174,7 @@ static void run_mode(enum drop_mode mode)
 	/* the bulk: 1000 frames with three tags (passed), 1000 with two (dropped) */
 	for (int tags = 3; tags >= 2; tags--) {
 		ipv4(&f, tags, 5, 0, PORT, 0, 17);
-		memcpy(f.b, dut_mac, 6);
+		memcpy(f.b, topo.dut_mac, 6);
 		assert_int_equal(verdicts_read_fd(a.verdicts_fd, before), 0);
 		for (int k = 0; k < 1000; k++)
 			send_frame(&f);
@@ -200,7 +189,7 @@ static void run_mode(enum drop_mode mode)
 					 before[tags == 3 ? VERDICT_DROPPED : VERDICT_PASSED],
 				 0);
 	}
-	assert_int_equal(netns_enter(dut_ns, &saved), 0);
+	assert_int_equal(netns_enter(topo.dut_ns, &saved), 0);
 	assert_int_equal(drop_detach(&a), 0);
 	assert_int_equal(netns_return(saved), 0);
 	printf("# %-10s %d corpus frames: %d decided as the policy says (%d dropped), %d wrong, "
@@ -237,49 +226,22 @@ static void test_tcx(void **state)
 
 static int setup(void **state)
 {
-	char cmd[256], line[128];
 	struct sockaddr_ll sll;
-	FILE *p;
 	int saved;
 
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "xdptc-v%05x", (unsigned int)getpid() & 0xfffff);
-	snprintf(cmd, sizeof(cmd), "XDPTC_OWNER_PID=%d sh topologies/veth.sh up %s", (int)getpid(),
-		 prefix);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		unsigned m[6];
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "SND_NS=", 7))
-			snprintf(snd_ns, sizeof(snd_ns), "%s", line + 7);
-		else if (!strncmp(line, "DUT_NS=", 7))
-			snprintf(dut_ns, sizeof(dut_ns), "%s", line + 7);
-		else if (!strncmp(line, "SND_DEV=", 8))
-			snprintf(snd_dev, sizeof(snd_dev), "%s", line + 8);
-		else if (!strncmp(line, "DUT_DEV=", 8))
-			snprintf(dut_dev, sizeof(dut_dev), "%s", line + 8);
-		else if (sscanf(line, "DUT_MAC=%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4],
-				&m[5]) == 6)
-			for (int i = 0; i < 6; i++)
-				dut_mac[i] = (unsigned char)m[i];
-	}
-	if (pclose(p) || !dut_dev[0])
-		return -1;
-	if (netns_enter(snd_ns, &saved))
+	if (test_topology_up(&topo, 'v') || netns_enter(topo.snd_ns, &saved))
 		return -1;
 	pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0); /* send only: no protocol */
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = (int)if_nametoindex(snd_dev);
+	sll.sll_ifindex = (int)if_nametoindex(topo.snd_dev);
 	if (pkt_fd < 0 || bind(pkt_fd, (struct sockaddr *)&sll, sizeof(sll)))
 		return -1;
 	netns_return(saved);
 	build_corpus();
-	printf("# live path: %s -> %s, %d corpus frames (0-%d VLAN tags)\n", snd_dev, dut_dev,
-	       ncorpus, FRAME_MAX_TAGS);
+	printf("# live path: %s -> %s, %d corpus frames (0-%d VLAN tags)\n", topo.snd_dev,
+	       topo.dut_dev, ncorpus, FRAME_MAX_TAGS);
 	return 0;
 }
 
@@ -288,7 +250,7 @@ static int teardown(void **state)
 	(void)state;
 	if (pkt_fd >= 0)
 		close(pkt_fd);
-	return prefix[0] && sh("sh topologies/veth.sh down %s", prefix) ? -1 : 0;
+	return test_topology_down(&topo);
 }
 
 int main(void)
