@@ -259,3 +259,50 @@ bool stats_interval_excludes_zero(const struct stats_interval *iv)
 		return false;
 	return iv->lo > 0.0 || iv->hi < 0.0;
 }
+
+/* --- distribution-free interval of a median --------------------------- */
+
+double stats_median_ci_order(size_t n, double level, size_t *k)
+{
+	/* P(Bin(n, 1/2) <= j), summed term by term */
+	double term = 1, cdf = 0, best = 0;
+
+	*k = 0;
+	for (size_t i = 0; i < n; i++)
+		term /= 2; /* C(n,0) / 2^n */
+	for (size_t j = 0; 2 * (j + 1) <= n; j++) {
+		/* [x(j+1), x(n-j)] covers the median unless j+1 or more of n fall on one
+		 * side of it: 1 - 2 P(Bin <= j) */
+		cdf += term;
+		if (1 - 2 * cdf < level)
+			break;
+		*k = j + 1;
+		best = 1 - 2 * cdf;
+		term = term * (double)(n - j) / (double)(j + 1);
+	}
+	return best;
+}
+
+int stats_paired_rel_delta_exact(const double *a, const double *b, size_t n, double level,
+				 struct stats_interval *out, double *coverage, size_t *k)
+{
+	double *r;
+
+	if (!a || !b || !out || !coverage || !k || n < 1 || !(level > 0.0 && level < 1.0))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(a[i]) || !isfinite(b[i]) || a[i] <= 0.0 || !isfinite(b[i] / a[i]))
+			return -EINVAL;
+	r = calloc(n, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		r[i] = b[i] / a[i];
+	sort_doubles(r, n);
+	*coverage = stats_median_ci_order(n, level, k);
+	out->estimate = median_sorted(r, n) - 1.0;
+	out->lo = *k ? r[*k - 1] - 1.0 : NAN;
+	out->hi = *k ? r[n - *k] - 1.0 : NAN;
+	free(r);
+	return *k ? 0 : -ERANGE;
+}

@@ -124,6 +124,34 @@ int stats_paired_rel_delta_ci(const double *a, const double *b, size_t n,
 			      struct stats_interval *out);
 
 /*
+ * stats_median_ci_order - the distribution-free confidence interval of a median from
+ * order statistics (the sign test's): for @n values, the largest k such that
+ * [x(k), x(n+1-k)] (1-based, sorted) covers the true median with probability at least
+ * @level, whatever the distribution: 1 - 2 P(Bin(n, 1/2) <= k - 1).
+ * Stores k in @k (0 when no interval reaches @level: n < 6 for 0.95) and returns its
+ * exact coverage (0 when none). For n = 10, level 0.95: k = 2, 0.979; n = 21: k = 6,
+ * 0.973.
+ */
+double stats_median_ci_order(size_t n, double level, size_t *k);
+
+/*
+ * stats_paired_rel_delta_exact - paired relative delta of B against A with the
+ * distribution-free interval of the median ratio (stats_median_ci_order).
+ * @a, @b:     paired measurements; pair i is (a[i], b[i]). Not modified.
+ * @n:         number of pairs.
+ * @level:     the least coverage wanted, in (0, 1), e.g. 0.95.
+ * @out:       estimate = median(b[i] / a[i]) - 1 (-0.28: B is 28% lower than A);
+ *             lo, hi = the k-th smallest and k-th largest ratio - 1 (NaN when k = 0).
+ * @coverage:  the interval's exact coverage of the true median ratio (>= @level).
+ * @k:         the order statistic used; 0 when no interval reaches @level.
+ * Returns 0; -ERANGE when no interval reaches @level for so few pairs (@out->estimate
+ * is still set); -EINVAL on bad arguments (n < 1, a[i] <= 0, non-finite values);
+ * -ENOMEM.
+ */
+int stats_paired_rel_delta_exact(const double *a, const double *b, size_t n, double level,
+				 struct stats_interval *out, double *coverage, size_t *k);
+
+/*
  * stats_interval_excludes_zero - whether 0 lies strictly outside [lo, hi].
  * @iv: interval (may be NULL).
  * Returns true if lo > 0 or hi < 0; false otherwise, including when @iv is

@@ -95,6 +95,27 @@ static const char *tm_key(char *buf, size_t len, const char *tm, const char *suf
 	return buf;
 }
 
+/* Does the delta @d's interval exclude zero? */
+static bool stats_excludes_zero_json(const json_t *d)
+{
+	struct stats_interval iv = { 0, json_number_value(json_object_get(d, "ci95_lo")),
+				     json_number_value(json_object_get(d, "ci95_hi")) };
+
+	return json_is_number(json_object_get(d, "ci95_lo")) && stats_interval_excludes_zero(&iv);
+}
+
+/* The noise floor of A/A delta @d: its interval, half-width, and whether it excludes 0. */
+static json_t *noise_floor_json(const json_t *d, const char *metric)
+{
+	double lo = json_number_value(json_object_get(d, "ci95_lo"));
+	double hi = json_number_value(json_object_get(d, "ci95_hi"));
+
+	return json_pack("{s:s, s:f, s:f, s:f, s:f, s:b}", "metric", metric, "rel_delta",
+			 json_number_value(json_object_get(d, "rel_delta")), "ci95_lo", lo,
+			 "ci95_hi", hi, "half_width", (hi - lo) / 2, "systematic",
+			 stats_excludes_zero_json(d));
+}
+
 const char *summary_bpf_stats_outside(const json_t *run)
 {
 	const json_t *a = json_object_get(json_object_get(json_object_get(run, "doctor"), "sysctls"),
@@ -332,36 +353,50 @@ static json_t *pair_delta(const json_t *run, const char *metric, const char *a, 
 	return delta_from_pairs(metric, a, b, pa, pb, d, n, seed);
 }
 
-/* The delta object of @n pairs (pa[i], pb[i]) with d[i] = pb[i] / pa[i] - 1. */
+/* The delta object of @n pairs (pa[i], pb[i]) with d[i] = pb[i] / pa[i] - 1: the median
+ * ratio and its distribution-free interval (order statistics of the paired ratios, the
+ * sign test's), whose coverage is exact and at least 95% for any distribution. */
 static json_t *delta_from_pairs(const char *metric, const char *a, const char *b,
 				const double *pa, const double *pb, const double *d, size_t n,
 				uint64_t seed)
 {
 	struct stats_interval iv;
+	double coverage = 0;
+	size_t k = 0;
 	json_t *o = json_object();
+	int e;
 
+	(void)seed; /* the interval draws nothing at random */
 	json_object_set_new(o, "metric", json_string(metric));
 	json_object_set_new(o, "a", json_string(a));
 	json_object_set_new(o, "b", json_string(b));
 	json_object_set_new(o, "pairs", json_integer((json_int_t)n));
-	if (stats_paired_rel_delta_ci(pa, pb, n, SUMMARY_BOOTSTRAP_REPS, 0.95, seed, &iv)) {
+	e = n ? stats_paired_rel_delta_exact(pa, pb, n, 0.95, &iv, &coverage, &k) : -EINVAL;
+	if (e && e != -ERANGE) {
 		json_object_set_new(o, "rel_delta", n ? json_real(stats_median(d, n)) : json_null());
 		json_object_set_new(o, "ci95_lo", json_null());
 		json_object_set_new(o, "ci95_hi", json_null());
 		json_object_set_new(o, "real", json_false());
-		json_object_set_new(o, "reason", json_string("fewer than 2 valid pairs"));
+		json_object_set_new(o, "reason", json_string(n ? "the pairs hold values that cannot "
+								 "be compared"
+							       : "no valid pairs"));
 		return o;
 	}
 	json_object_set_new(o, "rel_delta", json_real(iv.estimate));
-	json_object_set_new(o, "ci95_lo", json_real(iv.lo));
-	json_object_set_new(o, "ci95_hi", json_real(iv.hi));
 	json_object_set_new(o, "pair_min", json_real(stats_min(d, n)));
 	json_object_set_new(o, "pair_max", json_real(stats_max(d, n)));
-	json_object_set_new(o, "bootstrap_reps", json_integer(SUMMARY_BOOTSTRAP_REPS));
-	json_object_set_new(o, "real", json_boolean(n >= SUMMARY_MIN_PAIRS_REAL &&
-						     stats_interval_excludes_zero(&iv)));
-	if (n < SUMMARY_MIN_PAIRS_REAL)
-		json_object_set_new(o, "reason", json_string("too few pairs to call a delta real"));
+	if (e == -ERANGE) { /* n < 6: no interval reaches 95% */
+		json_object_set_new(o, "ci95_lo", json_null());
+		json_object_set_new(o, "ci95_hi", json_null());
+		json_object_set_new(o, "real", json_false());
+		json_object_set_new(o, "reason", json_string(SUMMARY_FEW_PAIRS_REASON));
+		return o;
+	}
+	json_object_set_new(o, "ci95_lo", json_real(iv.lo));
+	json_object_set_new(o, "ci95_hi", json_real(iv.hi));
+	json_object_set_new(o, "ci_coverage", json_real(coverage));
+	json_object_set_new(o, "ci_order", json_integer((json_int_t)k));
+	json_object_set_new(o, "real", json_boolean(stats_interval_excludes_zero(&iv)));
 	return o;
 }
 
@@ -431,35 +466,41 @@ json_t *summary_compute(const json_t *run)
 		json_array_append_new(arr, mode_summary(run, json_string_value(m)));
 	json_array_foreach(modes, i, m) {
 		const char *b = json_string_value(m);
-		char aa[64];
+		size_t bl = strlen(b);
+		/* the A/A arm "MODE-aa" is compared with its own mode, every other arm with the
+		 * baseline */
+		bool aa = bl > 3 && !strcmp(b + bl - 3, "-aa");
+		char a[64];
+		const char *metrics[2] = { summary_time_metric(run), "cycles_per_pkt" };
+		bool pmu = json_is_true(json_object_get(
+			json_object_get(json_object_get(run, "capabilities"), "pmu"), "available"));
 
-		if (!base || !strcmp(b, base))
+		snprintf(a, sizeof(a), "%.*s", aa ? (int)(bl - 3) : (int)bl, b);
+		if (!aa && (!base || !strcmp(b, base)))
 			continue;
-		snprintf(aa, sizeof(aa), "%s-aa", base);
-		json_t *d = pair_delta(run, summary_time_metric(run), base, b);
+		if (!aa)
+			snprintf(a, sizeof(a), "%s", base);
+		for (int k = 0; k < (pmu ? 2 : 1); k++) {
+			json_t *d = pair_delta(run, metrics[k], a, b);
 
-		if (!strcmp(b, aa)) { /* the same mode as two arms: the noise floor */
-			json_object_set_new(d, "aa", json_true());
-			/* identical arms: no verdict of "real" however narrow the interval (under
-			 * icount a 0.005% systematic difference can exclude zero) */
-			json_object_set_new(d, "real", json_false());
-			json_object_set_new(d, "reason",
-					    json_string("the A/A arm: its interval is the noise floor"));
-			if (json_is_number(json_object_get(d, "ci95_lo")))
-				json_object_set_new(
-					s, "noise_floor",
-					json_pack("{s:s, s:f, s:f, s:f}", "metric",
-						  summary_time_metric(run),
-						  "ci95_lo", json_number_value(json_object_get(d, "ci95_lo")),
-						  "ci95_hi", json_number_value(json_object_get(d, "ci95_hi")),
-						  "half_width",
-						  (json_number_value(json_object_get(d, "ci95_hi")) -
-						   json_number_value(json_object_get(d, "ci95_lo"))) / 2));
+			if (aa) { /* identical arms: the noise floor, never "real", for every metric */
+				bool sys = stats_excludes_zero_json(d);
+
+				json_object_set_new(d, "aa", json_true());
+				json_object_set_new(d, "real", json_false());
+				json_object_set_new(d, "reason", json_string(
+					sys ? "the A/A arm: identical arms differ systematically (the "
+					      "interval excludes 0): the noise floor is at least this "
+					      "difference"
+					    : "the A/A arm: its interval is the noise floor"));
+				if (sys)
+					json_object_set_new(d, "aa_systematic", json_true());
+				if (k == 0 && json_is_number(json_object_get(d, "ci95_lo")))
+					json_object_set_new(s, "noise_floor", noise_floor_json(d, metrics[k]));
+			}
+			json_array_append_new(deltas, d);
 		}
-		json_array_append_new(deltas, d);
-		if (json_is_true(json_object_get(json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
-			json_array_append_new(deltas, pair_delta(run, "cycles_per_pkt", base, b));
-		{
+		if (!aa) {
 			json_t *sd = saturation_delta(run, base, b);
 
 			if (sd)
@@ -534,6 +575,28 @@ static const char *fmt_num(char *buf, size_t len, const json_t *v, int decimals)
 	return buf;
 }
 
+/* @frac (0.055 = +5.5%) as a signed percentage with @dec decimals. */
+static const char *fmt_pct(char *buf, size_t len, double frac, int dec)
+{
+	snprintf(buf, len, "%+.*f%%", dec, 100 * frac);
+	return buf;
+}
+
+/* Decimals that show the percentages of @lo..@hi (fractions): the width with two
+ * significant digits (1 decimal for intervals a point or more wide, up to 4 for icount's
+ * thousandths of a percent), and an interval that excludes 0 never as an end of 0.0. */
+static int pct_decimals(double lo, double hi)
+{
+	double w = fabs(hi - lo) * 100, m = fmin(fabs(lo), fabs(hi)) * 100;
+	int dec = 1;
+
+	while (dec < 4 && w > 0 && w * pow(10, dec) < 10)
+		dec++;
+	while (dec < 4 && (lo > 0 || hi < 0) && m * pow(10, dec) < 1)
+		dec++;
+	return dec;
+}
+
 static const char *fmt_count(char *buf, size_t len, const json_t *v)
 {
 	char tmp[32];
@@ -601,7 +664,6 @@ int summary_render_md(const json_t *run, FILE *out)
 	size_t i;
 	json_t *m, *d;
 	char a[48], b[48], c[48];
-	int small = 0;
 
 	if (!json_is_array(modes) || !set || !mach)
 		return -EINVAL;
@@ -940,64 +1002,80 @@ int summary_render_md(const json_t *run, FILE *out)
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");
 	} else {
-		fprintf(out, "\nWithin-run deltas (B against A = %s, paired by repetition; 95%% "
-			     "bootstrap interval of the median):\n\n",
+		fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its own "
+			     "mode; paired by repetition; interval of the median paired ratio from "
+			     "order statistics, with its exact coverage):\n\n",
 			str_or(json_string_value(json_object_get(s, "baseline")), "?"));
-		fprintf(out, "| metric | A | B | delta (median) | 95%% CI | per-pair range | pairs | verdict |\n");
+		fprintf(out, "| metric | A | B | delta (median) | interval (coverage) | per-pair range | "
+			     "pairs | verdict |\n");
 		fprintf(out, "|---|---|---|---|---|---|---|---|\n");
 	}
 	json_array_foreach(json_object_get(s, "deltas"), i, d) {
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
+		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
+		char x[32], y[32], z[32], w[32], v[32];
 		int pr;
 
 		fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
 			json_string_value(json_object_get(d, "a")),
 			json_string_value(json_object_get(d, "b")));
-		if (!json_is_number(lo)) {
+		if (!json_is_number(json_object_get(d, "rel_delta"))) {
 			fprintf(out, "n/a | n/a | n/a | %lld | %s |\n", pairs,
 				str_or(json_string_value(json_object_get(d, "reason")), ""));
 			continue;
 		}
-		/* two decimals when the interval is narrower than 1 point (icount) */
-		pr = json_number_value(json_object_get(d, "ci95_hi")) - json_number_value(lo) < 0.01
-			? 2 : 1;
-		fprintf(out, "%+.*f%% | [%+.*f%%, %+.*f%%] | %+.*f%% .. %+.*f%% | %lld | %s |\n",
-			pr, 100 * json_number_value(json_object_get(d, "rel_delta")),
-			pr, 100 * json_number_value(lo),
-			pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
-			pr, 100 * json_number_value(json_object_get(d, "pair_min")),
-			pr, 100 * json_number_value(json_object_get(d, "pair_max")), pairs,
-			json_is_true(json_object_get(d, "aa"))
-				? "A/A arm: the noise floor"
-			: json_is_true(json_object_get(d, "real"))
-				? "real (interval excludes 0)"
-				: pairs < SUMMARY_MIN_PAIRS_REAL ? "too few pairs to call"
-								 : "not distinguishable from noise");
-		if (pairs < 10)
-			small = 1;
+		pr = json_is_number(lo) ? pct_decimals(l, h) : 1;
+		if (json_is_number(lo))
+			snprintf(w, sizeof(w), "[%s, %s] (%.1f%%)", fmt_pct(x, sizeof(x), l, pr),
+				 fmt_pct(y, sizeof(y), h, pr),
+				 100 * json_number_value(json_object_get(d, "ci_coverage")));
+		else
+			snprintf(w, sizeof(w), "none below 6 pairs");
+		fprintf(out, "%s | %s | %s .. %s | %lld | %s |\n",
+			fmt_pct(v, sizeof(v), json_number_value(json_object_get(d, "rel_delta")), pr), w,
+			fmt_pct(x, sizeof(x), json_number_value(json_object_get(d, "pair_min")), pr),
+			fmt_pct(z, sizeof(z), json_number_value(json_object_get(d, "pair_max")), pr),
+			pairs,
+			json_is_true(json_object_get(d, "aa_systematic"))
+				? "A/A arm: identical arms differ systematically"
+			: json_is_true(json_object_get(d, "aa")) ? "A/A arm: the noise floor"
+			: json_is_true(json_object_get(d, "real")) ? "real (interval excludes 0)"
+			: !json_is_number(lo) ? "too few pairs to call"
+					      : "not distinguishable from noise");
 	}
 	{
 		const json_t *nf = json_object_get(s, "noise_floor");
+		double l = json_number_value(json_object_get(nf, "ci95_lo"));
+		double h = json_number_value(json_object_get(nf, "ci95_hi"));
+		int pr = pct_decimals(l, h);
+		char x[32], y[32];
 
-		int pr = json_number_value(json_object_get(nf, "half_width")) < 0.005 ? 2 : 1;
-
-		if (nf)
-			fprintf(out, "\nA/A noise floor (the first mode measured as two arms): 95%% "
-				     "interval [%+.*f%%, %+.*f%%], half-width %.*f%%. A delta inside "
-				     "that band is no larger than what this run measures between "
-				     "identical arms.\n",
-				pr, 100 * json_number_value(json_object_get(nf, "ci95_lo")),
-				pr, 100 * json_number_value(json_object_get(nf, "ci95_hi")),
-				pr, 100 * json_number_value(json_object_get(nf, "half_width")));
+		if (nf && json_is_true(json_object_get(nf, "systematic")))
+			fprintf(out, "\nA/A noise floor (a mode measured as two identical arms): "
+				     "interval [%s, %s], which excludes 0: the two identical arms "
+				     "differ systematically (by the order of the trials, or the "
+				     "machine), so no delta smaller than %.*f%% means anything here.\n",
+				fmt_pct(x, sizeof(x), l, pr), fmt_pct(y, sizeof(y), h, pr), pr,
+				100 * fmax(fabs(l), fabs(h)));
+		else if (nf)
+			fprintf(out, "\nA/A noise floor (a mode measured as two identical arms): "
+				     "interval [%s, %s], half-width %.*f%%. A delta inside that band is "
+				     "no larger than what this run measures between identical arms.\n",
+				fmt_pct(x, sizeof(x), l, pr), fmt_pct(y, sizeof(y), h, pr), pr,
+				100 * (h - l) / 2);
 	}
-	if (small)
-		fprintf(out, "\nWith fewer than 10 pairs the bootstrap interval of the median is close to "
-			     "the range of the pairs; raise the repetitions for a sharper interval.\n");
+	if (json_array_size(json_object_get(s, "deltas")))
+		fprintf(out, "\nEach interval is the k-th smallest and k-th largest of the paired "
+			     "ratios, with k chosen from the binomial distribution so that it covers "
+			     "the true median ratio with the probability shown (at least 95%%), "
+			     "whatever the distribution of the ratios. A delta is called real only "
+			     "when its interval excludes 0; fewer than 6 pairs give no such interval "
+			     "(all 5 of one sign happens by chance 1 time in 16).\n");
 	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median %s of "
 		     "the count pass (probes attached) and of the BPF-statistics pass, against the "
 		     "timing pass, in percent (different moments, not paired). No trial is dropped "
-		     "as an outlier: medians and the bootstrap of the median resist them.\n",
+		     "as an outlier: medians and order statistics resist them.\n",
 		summary_time_metric(run));
 	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "

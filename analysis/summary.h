@@ -14,17 +14,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SUMMARY_BOOTSTRAP_REPS 10000
-/* Fewer pairs than this never make a delta "real": with 4 pairs all of one sign happens
- * by chance 1 time in 8 (2 * 0.5^4). */
-#define SUMMARY_MIN_PAIRS_REAL 5
+/* Fewer pairs than this have no interval of 95% coverage (stats_median_ci_order: with 5
+ * pairs, all five of one sign happens by chance 1 time in 16, 2 * 0.5^5), so no delta
+ * of theirs is called real. */
+#define SUMMARY_MIN_PAIRS_REAL 6
+#define SUMMARY_FEW_PAIRS_REASON "fewer than 6 pairs: no interval reaches 95%"
 
 /*
  * summary_compute - build the "summary" object of @run: "modes" (one object per mode
  * in settings.modes order, with "mode" and the METHOD.md metric names as numbers, or
  * null with a "<metric>_reason" string beside it) and "deltas" (each other mode
  * against the baseline mode: tc when measured, else the first; paired by repetition,
- * median relative delta, 95% bootstrap interval seeded with settings.seed).
+ * median relative delta with the distribution-free interval of the median ratio, whose
+ * exact coverage, at least 95%, is stored as ci_coverage; the A/A arm against its own
+ * mode, never called real).
  * Returns a new reference, or NULL when @run lacks settings or trials.
  */
 json_t *summary_compute(const json_t *run);

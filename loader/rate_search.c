@@ -150,23 +150,11 @@ static int cmp_double(const void *a, const void *b)
 
 double median_ci_order_stat(int n, double level, int *k)
 {
-	/* P(Bin(n, 1/2) <= j), summed term by term */
-	double term = 1, cdf = 0, best = 0;
+	size_t kk;
+	double c = stats_median_ci_order(n > 0 ? (size_t)n : 0, level, &kk);
 
-	*k = 0;
-	for (int i = 0; i < n; i++)
-		term /= 2; /* C(n,0) / 2^n */
-	for (int j = 0; 2 * (j + 1) <= n; j++) {
-		/* [x(j+1), x(n-j)] covers the median unless j+1 or more of n fall on
-		 * one side: 1 - 2 P(Bin <= j) */
-		cdf += term;
-		if (1 - 2 * cdf < level)
-			break;
-		*k = j + 1;
-		best = 1 - 2 * cdf;
-		term = term * (double)(n - j) / (double)(j + 1);
-	}
-	return best;
+	*k = (int)kk;
+	return c;
 }
 
 int rate_saturation_add(struct rate_search_result *res, const struct rate_probe *p)
