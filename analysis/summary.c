@@ -256,24 +256,45 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 			json_decref(xc);
 	}
 	/* observer effect: what the count and BPF-statistics passes cost per packet, against
-	 * the timing pass (medians of different moments, so not paired) */
+	 * the timing pass: repetition r of a pass paired with repetition r of the timing pass
+	 * (the passes come one after another, so the pairs are minutes apart, not adjacent) */
 	{
-		double t = json_number_value(json_object_get(m, tm));
 		static const char *const passes[] = { "count", "bpfstats" };
 
 		for (int k = 0; k < 2; k++) {
-			double v[MAX_VALUES];
-			size_t nv = collect(trials, passes[k], mode, tm, v, NULL);
-			char key[64];
+			double vp[MAX_VALUES], vt[MAX_VALUES], pa[MAX_VALUES], pb[MAX_VALUES];
+			int rp[MAX_VALUES], rt[MAX_VALUES];
+			size_t np = collect(trials, passes[k], mode, tm, vp, rp);
+			size_t nt = collect(trials, "timing", mode, tm, vt, rt), n = 0, ord = 0;
+			struct stats_interval iv;
+			double cov = 0;
+			char key[80];
+			int e;
 
+			for (size_t i = 0; i < np; i++)
+				for (size_t j = 0; j < nt; j++)
+					if (rp[i] == rt[j] && vt[j] > 0) {
+						pa[n] = vt[j];
+						pb[n++] = vp[i];
+						break;
+					}
 			snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
 			/* BPF statistics on in the timing pass too: nothing to compare against */
-			if (k == 1 && summary_bpf_stats_outside(run))
+			if (!n || (k == 1 && summary_bpf_stats_outside(run))) {
 				json_object_set_new(m, key, json_null());
-			else
-				json_object_set_new(m, key,
-						    nv && t > 0 ? json_real(100 * (stats_median(v, nv) / t - 1))
-								: json_null());
+				continue;
+			}
+			e = stats_paired_rel_delta_exact(pa, pb, n, 0.95, &iv, &cov, &ord);
+			json_object_set_new(m, key, e && e != -ERANGE ? json_null()
+								    : json_real(100 * iv.estimate));
+			snprintf(key, sizeof(key), "observer_%s_pass_pairs", passes[k]);
+			json_object_set_new(m, key, json_integer((json_int_t)n));
+			if (!e) {
+				snprintf(key, sizeof(key), "observer_%s_pass_ci95_lo", passes[k]);
+				json_object_set_new(m, key, json_real(100 * iv.lo));
+				snprintf(key, sizeof(key), "observer_%s_pass_ci95_hi", passes[k]);
+				json_object_set_new(m, key, json_real(100 * iv.hi));
+			}
 		}
 	}
 	{
@@ -292,6 +313,24 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 					    json_boolean(json_is_true(json_object_get(found, "sender_bound"))));
 			json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop",
 					    json_deep_copy(json_object_get(found, "cpu_ns_per_pkt_at_max")));
+			{ /* the spread of the lossless trials at the answer, where recorded */
+				const json_t *vals = json_object_get(found, "cpu_ns_per_pkt_at_max_values");
+				double v[MAX_VALUES];
+				size_t k, nv = 0;
+				json_t *x;
+
+				json_array_foreach(vals, k, x)
+					if (nv < MAX_VALUES && json_is_number(x))
+						v[nv++] = json_number_value(x);
+				if (nv) {
+					json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_min",
+							    json_real(stats_min(v, nv)));
+					json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_max",
+							    json_real(stats_max(v, nv)));
+					json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_n",
+							    json_integer((json_int_t)nv));
+				}
+			}
 			if (json_object_get(found, "confirm"))
 				json_object_set_new(m, "max_drop_pps_confirm",
 						    json_deep_copy(json_object_get(found, "confirm")));
@@ -633,11 +672,17 @@ static void row(FILE *out, const json_t *modes, const char *label, const char *k
 
 		if (kind == 4) /* a string */
 			fprintf(out, " %s |", json_is_string(v) ? json_string_value(v) : "n/a");
+		else if (kind == 5 && json_is_number(v)) /* two significant digits (a CV) */
+			fprintf(out, " %.2g |", json_number_value(v));
+		else if (kind == 5)
+			fprintf(out, " n/a |");
 		else if (kind == 0)
 			fprintf(out, " %s |", fmt_count(a, sizeof(a), v));
 		else if (kind == 1)
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 3));
 		else if (kind == 2)
+			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 1));
+		else if (!json_is_number(json_object_get(m, kmin))) /* no spread recorded */
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 1));
 		else /* median (min-max) */
 			fprintf(out, " %s (%s-%s) |", fmt_num(a, sizeof(a), v, 1),
@@ -645,6 +690,120 @@ static void row(FILE *out, const json_t *modes, const char *label, const char *k
 				fmt_num(c, sizeof(c), json_object_get(m, kmax), 1));
 	}
 	fprintf(out, "\n");
+}
+
+/* An observer-effect row: the median paired cost with its interval, or marked not
+ * significant ("n.s.") when no interval exists or it includes 0. */
+static void observer_row(FILE *out, const json_t *modes, const char *label, const char *pass)
+{
+	char k[96], kl[96], kh[96], kp[96];
+	size_t i;
+	json_t *m;
+
+	snprintf(k, sizeof(k), "observer_%s_pass_pct", pass);
+	snprintf(kl, sizeof(kl), "observer_%s_pass_ci95_lo", pass);
+	snprintf(kh, sizeof(kh), "observer_%s_pass_ci95_hi", pass);
+	snprintf(kp, sizeof(kp), "observer_%s_pass_pairs", pass);
+	fprintf(out, "| %s |", label);
+	json_array_foreach(modes, i, m) {
+		const json_t *v = json_object_get(m, k), *lo = json_object_get(m, kl);
+		double l = json_number_value(lo), h = json_number_value(json_object_get(m, kh));
+
+		if (!json_is_number(v))
+			fprintf(out, " n/a |");
+		else if (!json_object_get(m, kp)) /* written before pairs were recorded */
+			fprintf(out, " %.1f |", json_number_value(v));
+		else if (json_is_number(lo) && (l > 0 || h < 0))
+			fprintf(out, " %+.1f [%+.1f, %+.1f] |", json_number_value(v), l, h);
+		else if (json_is_number(lo))
+			fprintf(out, " %+.1f [%+.1f, %+.1f], n.s. |", json_number_value(v), l, h);
+		else
+			fprintf(out, " %+.1f (%lld pairs: no interval), n.s. |", json_number_value(v),
+				json_integer_value(json_object_get(m, kp)));
+	}
+	fprintf(out, "\n");
+}
+
+static const json_t *mode_of(const json_t *modes, const char *name)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(modes, i, m)
+		if (!strcmp(str_or(json_string_value(json_object_get(m, "mode")), ""), name))
+			return m;
+	return NULL;
+}
+
+/* "; per packet xdpdrv builds 0.00 skbs (tc 1.00), frees 0.00 (tc 1.00), enters the
+ * stack 0.00 times (tc 1.00)": the mechanism counts both modes have. */
+static void mechanism_words(FILE *out, const json_t *mb, const json_t *ma, const char *b,
+			    const char *a)
+{
+	static const struct {
+		const char *key, *fmt;
+	} c[] = {
+		{ "skbs_built_per_pkt", "builds %.2f skbs (%s %.2f)" },
+		{ "skbs_freed_per_pkt", "frees %.2f skbs (%s %.2f)" },
+		{ "stack_entries_per_pkt", "enters the stack %.2f times (%s %.2f)" },
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const json_t *x = json_object_get(mb, c[i].key), *y = json_object_get(ma, c[i].key);
+
+		if (!json_is_number(x) || !json_is_number(y))
+			continue;
+		fprintf(out, n++ ? ", " : "; per packet %s ", b);
+		fprintf(out, c[i].fmt, json_number_value(x), a, json_number_value(y));
+	}
+}
+
+int summary_headline(const json_t *run, FILE *out)
+{
+	const json_t *s = json_object_get(run, "summary");
+	const json_t *modes = json_object_get(s, "modes");
+	size_t i;
+	json_t *d;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "deltas"), i, d) {
+		const char *metric = str_or(json_string_value(json_object_get(d, "metric")), "");
+		const char *a = str_or(json_string_value(json_object_get(d, "a")), "?");
+		const char *b = str_or(json_string_value(json_object_get(d, "b")), "?");
+		const json_t *lo = json_object_get(d, "ci95_lo");
+		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
+		const char *what = !strcmp(metric, "instructions_per_pkt") ? "instructions per packet"
+				   : !strcmp(metric, "cycles_per_pkt")     ? "cycles per packet"
+				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
+									    : "CPU time per packet";
+		int pr = json_is_number(lo) ? pct_decimals(l, h) : 1;
+		char x[32], y[32], v[32];
+
+		if (json_is_true(json_object_get(d, "aa")) ||
+		    !json_is_number(json_object_get(d, "rel_delta")))
+			continue;
+		fprintf(out, "%s%s vs %s: %s %s", n++ ? "\n" : "", b, a,
+			fmt_pct(v, sizeof(v), json_number_value(json_object_get(d, "rel_delta")), pr),
+			what);
+		if (json_is_number(lo))
+			fprintf(out, " [%s, %s], %s", fmt_pct(x, sizeof(x), l, pr),
+				fmt_pct(y, sizeof(y), h, pr),
+				json_is_true(json_object_get(d, "real")) ? "real"
+									: "not distinguishable from noise");
+		else
+			fprintf(out, ", %lld pairs: too few to call",
+				json_integer_value(json_object_get(d, "pairs")));
+		if (strncmp(metric, "max_drop_pps", 12) && strcmp(metric, "cycles_per_pkt")) {
+			const json_t *mb = mode_of(modes, b), *ma = mode_of(modes, a);
+
+			mechanism_words(out, mb, ma, b, a);
+		}
+		fprintf(out, ".");
+	}
+	if (n)
+		fprintf(out, "\n");
+	return n;
 }
 
 int summary_render_md(const json_t *run, FILE *out)
@@ -674,6 +833,9 @@ int summary_render_md(const json_t *run, FILE *out)
 		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
 			     "measured before that.\n\n",
 			json_string_value(json_object_get(run, "incomplete")));
+	/* the answer first, in words, built only from the figures below */
+	if (summary_headline(run, out))
+		fprintf(out, "\n");
 	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
 		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
@@ -828,7 +990,7 @@ int summary_render_md(const json_t *run, FILE *out)
 		snprintf(label, sizeof(label), "%s, median (min-max)", tm);
 		row(out, modes, label, tm, 3);
 		snprintf(label, sizeof(label), "%s coefficient of variation", tm);
-		row(out, modes, label, tm_key(key, sizeof(key), tm, "_cv"), 1);
+		row(out, modes, label, tm_key(key, sizeof(key), tm, "_cv"), 5);
 	}
 	row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
 	if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
@@ -842,10 +1004,11 @@ int summary_render_md(const json_t *run, FILE *out)
 	if (json_object_get(run, "max_rate")) {
 		row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
 		row(out, modes, "max_drop_pps check", "max_drop_pps_check", 4);
-		row(out, modes, "cpu_ns_per_pkt at max_drop_pps", "cpu_ns_per_pkt_at_max_drop", 2);
+		row(out, modes, "cpu_ns_per_pkt at max_drop_pps, median (min-max) of the lossless "
+				"trials there", "cpu_ns_per_pkt_at_max_drop", 3);
 	}
-	row(out, modes, "count pass cost, % of timing", "observer_count_pass_pct", 2);
-	row(out, modes, "BPF-stats pass cost, % of timing", "observer_bpfstats_pass_pct", 2);
+	observer_row(out, modes, "count pass cost, % of timing", "count");
+	observer_row(out, modes, "BPF-stats pass cost, % of timing", "bpfstats");
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
@@ -1072,11 +1235,26 @@ int summary_render_md(const json_t *run, FILE *out)
 			     "whatever the distribution of the ratios. A delta is called real only "
 			     "when its interval excludes 0; fewer than 6 pairs give no such interval "
 			     "(all 5 of one sign happens by chance 1 time in 16).\n");
-	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median %s of "
-		     "the count pass (probes attached) and of the BPF-statistics pass, against the "
-		     "timing pass, in percent (different moments, not paired). No trial is dropped "
-		     "as an outlier: medians and order statistics resist them.\n",
+	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median ratio of the "
+		     "%s of the count pass (probes attached) and of the BPF-statistics pass to the "
+		     "timing pass's, repetition by repetition, in percent, with its interval when "
+		     "there are 6 or more pairs; \"n.s.\" (not significant) when the interval "
+		     "includes 0 or there is none. The passes run one after another, so these "
+		     "pairs are minutes apart and carry the host's drift. No trial is dropped as "
+		     "an outlier: medians and order statistics resist them.\n",
 		summary_time_metric(run));
+	{ /* a negative cost, in words */
+		bool neg = false;
+
+		json_array_foreach(modes, i, m)
+			neg |= json_number_value(json_object_get(m, "observer_count_pass_pct")) < 0 ||
+			       json_number_value(json_object_get(m, "observer_bpfstats_pass_pct")) < 0;
+		if (neg)
+			fprintf(out, "\nA negative cost does not mean that probes or BPF statistics "
+				     "make the path faster: that pass's trials ran at other moments "
+				     "than the timing pass's, when the machine happened to be faster; "
+				     "read it as no cost measurable above the drift.\n");
+	}
 	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "
 		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "

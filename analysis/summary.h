@@ -43,6 +43,13 @@ const char *summary_time_metric(const json_t *run);
  * held BPF_ENABLE_STATS), in words; NULL when they were off. */
 const char *summary_bpf_stats_outside(const json_t *run);
 
+/* summary_headline - the answer of @run in plain words, one line per compared mode
+ * (its delta of each metric with interval and verdict, and the mechanism counts beside
+ * the baseline's: skbs built and freed, stack entries per packet), built only from the
+ * figures of its summary. Writes nothing when there is no delta. Returns the lines
+ * written. */
+int summary_headline(const json_t *run, FILE *out);
+
 /* summary_render_md - write the markdown summary of @run (which must hold "summary")
  * to @out. Returns 0, or -EINVAL when fields are missing. */
 int summary_render_md(const json_t *run, FILE *out);

@@ -37,8 +37,9 @@ int cmd_report(int argc, char **argv)
 {
 	static const char help[] =
 		"usage: xdptc report DIR [--csv FILE|-] [--quiet]\n"
-		"Rebuild DIR/summary.md from DIR/run.json (the summary is computed again from\n"
-		"the trials: same seed, same result) and the plots (gnuplot), and print it.\n"
+		"Compute the summary again from the trials in DIR/run.json (the same trials give\n"
+		"the same result), store it there, rebuild DIR/summary.md and the plots\n"
+		"(gnuplot), print the summary and say which files were rewritten.\n"
 		"  --csv FILE  also write every trial as CSV to FILE (- for stdout, no summary)\n"
 		"  --quiet     do not print the summary\n";
 	static const struct option opts[] = {
@@ -67,6 +68,19 @@ int cmd_report(int argc, char **argv)
 		return e == -EBADMSG || e == -EPROTO ? EXIT_USAGE : 1;
 	}
 	json_object_set_new(run, "summary", summary_compute(run));
+	{ /* the stored summary becomes what this version computes (the trials stay) */
+		char tmp[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/run.json", argv[optind]);
+		snprintf(tmp, sizeof(tmp), "%s/.run.json.tmp", argv[optind]);
+		if (json_dump_file(run, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
+		    rename(tmp, path)) {
+			fprintf(stderr, "xdptc: cannot rewrite %s: %s\n", path, strerror(errno));
+			unlink(tmp);
+			json_decref(run);
+			return 1;
+		}
+	}
 	if (csv) {
 		f = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
 		if (!f || report_csv(run, f)) {
@@ -89,11 +103,24 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
-	if (!quiet)
-		summary_render_md(run, stdout);
+	if (!quiet && !summary_render_md(run, stdout) && /* the answer last, again */
+	    json_array_size(json_object_get(json_object_get(run, "summary"), "deltas"))) {
+		printf("\n");
+		summary_headline(run, stdout);
+	}
 	fflush(stdout); /* before anything on stderr */
-	if (plots_write(run, argv[optind], err, sizeof(err)) < 0)
-		fprintf(stderr, "xdptc: plots: %s\n", err);
+	{
+		int n = plots_write(run, argv[optind], err, sizeof(err));
+
+		if (n < 0)
+			fprintf(stderr, "xdptc: rewrote %s/run.json (its summary) and summary.md; "
+					"plots: %s\n", argv[optind], err);
+		else
+			fprintf(stderr, "xdptc: rewrote %s/run.json (its summary), summary.md and %d "
+					"plots (the .svg and .png pictures, their plot-*.dat data and "
+					"plots.gp)%s\n",
+				argv[optind], n, csv && strcmp(csv, "-") ? ", and the CSV" : "");
+	}
 	json_decref(run);
 	return 0;
 }

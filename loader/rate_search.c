@@ -88,7 +88,7 @@ int rate_search(rate_probe_fn fn, void *ctx, double precision, int max_steps,
 /* @reps trials at @rate; returns the lossless ones (>= 0) or -errno. @clean_lossy (if not
  * NULL) counts the lossy ones whose loss no stall explains. */
 static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, double *cpu,
-		       int *stalled_trials, int *clean_lossy)
+		       int *stalled_trials, int *clean_lossy, struct rate_search_result *at_max)
 {
 	int ok = 0;
 
@@ -106,6 +106,8 @@ static int lossless_of(rate_probe_fn fn, void *ctx, uint64_t rate, int reps, dou
 			(*clean_lossy)++;
 		if (p.lossless && cpu)
 			*cpu = p.cpu_ns_per_pkt;
+		if (p.lossless && at_max && at_max->at_max_n < 32)
+			at_max->at_max_cpu[at_max->at_max_n++] = p.cpu_ns_per_pkt;
 	}
 	return ok;
 }
@@ -121,8 +123,9 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 		return 0;
 	res->confirm_reps = reps;
 	for (;;) {
+		res->at_max_n = 0; /* the repeats at the rate that stands */
 		n = lossless_of(fn, ctx, res->max_drop_pps, reps, &res->cpu_ns_per_pkt,
-				&res->stalled_trials, NULL);
+				&res->stalled_trials, NULL, res);
 		if (n < 0)
 			return n;
 		res->confirm_lossless_at_max = n;
@@ -134,7 +137,7 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 	res->confirm_above_pps = (uint64_t)((double)res->max_drop_pps * (1 + margin));
 	/* above it, only loss that no stall explains shows where the DUT's own limit is */
 	n = lossless_of(fn, ctx, res->confirm_above_pps, reps, NULL, &res->stalled_trials,
-			&res->confirm_lossy_above);
+			&res->confirm_lossy_above, NULL);
 	if (n < 0)
 		return n;
 	res->confirmed = res->confirm_lossless_at_max == reps && res->confirm_lossy_above > 0;
@@ -165,6 +168,8 @@ int rate_saturation_add(struct rate_search_result *res, const struct rate_probe 
 	res->confirm_lossless_at_max += p->lossless;
 	if (p->lossless)
 		res->cpu_ns_per_pkt = p->cpu_ns_per_pkt;
+	if (p->lossless && res->at_max_n < 32)
+		res->at_max_cpu[res->at_max_n++] = p->cpu_ns_per_pkt;
 	return 0;
 }
 

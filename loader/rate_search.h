@@ -38,7 +38,10 @@ struct rate_search_result {
 	uint64_t max_drop_pps;   /* highest rate found lossless (0: none) */
 	bool sender_bound;       /* even the unpaced trial lost nothing: the sender is the
 				  * limit, or (DUT on the sender's CPU) the pair together */
-	double cpu_ns_per_pkt;   /* at that rate */
+	double cpu_ns_per_pkt;   /* at that rate (the last lossless trial there) */
+	double at_max_cpu[32];   /* every lossless trial's at the answer (the check's
+				  * repeats, or the saturation rounds), ns per packet */
+	int at_max_n;
 	int steps;
 	struct rate_probe probe[32];
 	int stalled_trials;      /* trials set aside as stalled, search and check together */

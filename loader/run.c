@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <net/if.h>
 #include <sched.h>
 #include <signal.h>
@@ -248,9 +249,16 @@ static json_t *engine_json(const struct run_opts *o, const struct topology *icou
 
 /* ---- trials as JSON ---- */
 
+/* @v per packet; NaN when no packet reached the DUT: unknown, never 0 */
 static double per_pkt(uint64_t v, uint64_t pkts)
 {
-	return pkts ? (double)v / (double)pkts : 0.0;
+	return pkts ? (double)v / (double)pkts : NAN;
+}
+
+/* A number for run.json: null when unknown (NaN; jansson has no NaN) */
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *trial_json(const struct trial_result *r, const char *label, int rep, int seq,
@@ -260,7 +268,7 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 	const uint64_t *c = r->counts.v;
 
 #define SETI(k, v) json_object_set_new(t, k, json_integer((json_int_t)(v)))
-#define SETR(k, v) json_object_set_new(t, k, json_real(v))
+#define SETR(k, v) json_object_set_new(t, k, real_or_null(v))
 	json_object_set_new(t, "pass", json_string(trial_pass_name(r->pass)));
 	SETI("rep", rep);
 	SETI("seq", seq);
@@ -441,8 +449,11 @@ static int write_results(json_t *run, const char *dir, int quiet)
 		return -EIO;
 	}
 	fclose(f);
-	if (!quiet)
-		summary_render_md(run, stdout);
+	if (!quiet && !summary_render_md(run, stdout) && /* the answer last, again */
+	    json_array_size(json_object_get(json_object_get(run, "summary"), "deltas"))) {
+		printf("\n");
+		summary_headline(run, stdout);
+	}
 	fflush(stdout); /* before the lines that follow on stderr */
 	return 0;
 }

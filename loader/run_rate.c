@@ -13,11 +13,13 @@
  *     thread explains (napi_delay_user.h) are set aside and repeated.
  */
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "napi_delay_user.h"
+#include "stats.h"
 #include "rate_search.h"
 #include "run_internal.h"
 #include "trial.h"
@@ -105,7 +107,17 @@ static json_t *rate_search_json(const char *mode, const struct rate_search_resul
 	json_object_set_new(o, "mode", json_string(mode));
 	json_object_set_new(o, "max_drop_pps", json_integer((json_int_t)rs->max_drop_pps));
 	json_object_set_new(o, "sender_bound", json_boolean(rs->sender_bound));
-	json_object_set_new(o, "cpu_ns_per_pkt_at_max", json_real(rs->cpu_ns_per_pkt));
+	if (rs->at_max_n) { /* every lossless trial at the answer, and their median */
+		json_t *v = json_array();
+
+		for (int i = 0; i < rs->at_max_n; i++)
+			json_array_append_new(v, json_real(rs->at_max_cpu[i]));
+		json_object_set_new(o, "cpu_ns_per_pkt_at_max_values", v);
+		json_object_set_new(o, "cpu_ns_per_pkt_at_max",
+				    json_real(stats_median(rs->at_max_cpu, (size_t)rs->at_max_n)));
+	} else if (isfinite(rs->cpu_ns_per_pkt)) {
+		json_object_set_new(o, "cpu_ns_per_pkt_at_max", json_real(rs->cpu_ns_per_pkt));
+	}
 	json_object_set_new(o, "cpu_ns_per_pkt_at_max_source", json_string(cpu_source));
 	if (rs->confirm_reps) {
 		json_t *c = json_object();

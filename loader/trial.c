@@ -2,6 +2,7 @@
 #include "trial.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -256,7 +257,14 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	cpu = env->cpu_source == CPU_GUEST_VCPU	   ? r->vcpu_ns
 	      : env->cpu_source == CPU_GUEST_SOFTIRQ ? r->softirq_cpu_ns
 						     : r->sender_cpu_ns + r->softirq_cpu_ns;
-	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : 0.0;
+	/* no packet at the DUT: the time per packet is unknown (NaN, null in run.json), never
+	 * 0, and the trial is invalid */
+	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : NAN;
+	if (!r->pkts_at_dut && r->valid) {
+		r->valid = false;
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
+			 "no packet reached the DUT: nothing to divide by");
+	}
 	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ) {
 		uint64_t measured = r->sender_cpu_ns + r->softirq_cpu_ns;
 

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The committed examples say what this version computes: for every run directory under
+ * results/examples/, the summary stored in run.json equals the one summary_compute
+ * makes from its trials now, and summary.md equals, byte for byte, what
+ * summary_render_md writes from it (what `xdptc report DIR` would rewrite). An example
+ * left stale by a change of the summary fails here until `xdptc report` re-renders it.
+ * Run from the repository root.
+ */
+#include <dirent.h>
+#include <jansson.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "report.h"
+#include "summary.h"
+
+#define EXAMPLES "results/examples"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t n;
+
+		if (*len + 4096 + 1 > cap) {
+			cap = 2 * cap + 8192;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		if (!n)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	buf[*len] = '\0';
+	return buf;
+}
+
+static void test_examples_are_current(void **state)
+{
+	DIR *d = opendir(EXAMPLES);
+	struct dirent *de;
+	int checked = 0, stale = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char dir[PATH_MAX], path[PATH_MAX + 32], err[512], *md, *now;
+		size_t mdlen, nowlen;
+		json_t *run, *computed;
+		FILE *mem;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), EXAMPLES "/%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/run.json", dir);
+		if (access(path, R_OK))
+			continue; /* a sweep's directory */
+		assert_int_equal(report_load(dir, &run, err, sizeof(err)), 0);
+		computed = summary_compute(run);
+		assert_non_null(computed);
+		if (!json_equal(computed, json_object_get(run, "summary"))) {
+			printf("# STALE %s: run.json's summary is not what this version computes "
+			       "(xdptc report %s)\n", de->d_name, dir);
+			stale++;
+		}
+		json_object_set_new(run, "summary", computed);
+		snprintf(path, sizeof(path), "%s/summary.md", dir);
+		md = slurp(path, &mdlen);
+		mem = open_memstream(&now, &nowlen);
+		assert_non_null(mem);
+		assert_int_equal(summary_render_md(run, mem), 0);
+		fclose(mem);
+		if (!md || mdlen != nowlen || memcmp(md, now, mdlen)) {
+			printf("# STALE %s: summary.md is not what this version renders "
+			       "(xdptc report %s)\n", de->d_name, dir);
+			stale++;
+		}
+		free(md);
+		free(now);
+		json_decref(run);
+		checked++;
+	}
+	closedir(d);
+	printf("# %d committed examples checked, %d stale\n", checked, stale);
+	assert_true(checked >= 10);
+	assert_int_equal(stale, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_examples_are_current),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
