@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -168,23 +169,26 @@ static const json_t *find_delta(const json_t *run, const json_t *d)
 static void delta_cell(FILE *out, const json_t *d)
 {
 	const json_t *lo = json_object_get(d, "ci95_lo");
+	double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
+	json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
 	int pr;
 
-	if (!d || !json_is_number(lo)) {
+	if (!d || !json_is_number(json_object_get(d, "rel_delta"))) {
 		fprintf(out, " n/a |");
 		return;
 	}
-	/* two decimals when the interval is narrower than 1 point (the icount engine) */
-	pr = json_number_value(json_object_get(d, "ci95_hi")) - json_number_value(lo) < 0.01 ? 2 : 1;
-	fprintf(out, " %+.*f%% [%+.*f%%, %+.*f%%] %s |",
-		pr, 100 * json_number_value(json_object_get(d, "rel_delta")),
-		pr, 100 * json_number_value(lo),
-		pr, 100 * json_number_value(json_object_get(d, "ci95_hi")),
-		json_is_true(json_object_get(d, "aa"))	  ? "A/A"
-		: json_is_true(json_object_get(d, "real")) ? "real"
-		: json_integer_value(json_object_get(d, "pairs")) < SUMMARY_MIN_PAIRS_REAL
-			? "too few pairs"
-			: "noise");
+	/* more decimals when the interval is narrower than a point (the icount engine) */
+	pr = json_is_number(lo) && fabs(h - l) < 0.01 ? (fabs(h - l) < 0.001 ? 3 : 2) : 1;
+	fprintf(out, " %+.*f%%", pr, 100 * json_number_value(json_object_get(d, "rel_delta")));
+	if (json_is_number(lo))
+		fprintf(out, " [%+.*f%%, %+.*f%%] (%.1f%%)", pr, 100 * l, pr, 100 * h,
+			100 * json_number_value(json_object_get(d, "ci_coverage")));
+	fprintf(out, ", %lld pairs, %s |", (long long)pairs,
+		json_is_true(json_object_get(d, "aa_systematic")) ? "A/A, systematic"
+		: json_is_true(json_object_get(d, "aa"))	   ? "A/A"
+		: json_is_true(json_object_get(d, "real"))	   ? "real"
+		: !json_is_number(lo)				   ? "too few pairs to call"
+								   : "not distinguishable from noise");
 }
 
 static const char *str_of(const json_t *o, const char *k)
@@ -194,25 +198,100 @@ static const char *str_of(const json_t *o, const char *k)
 	return s ? s : "?";
 }
 
+/* One setting of a run, in words, into @buf ("" when it has none). */
+static const char *setting_of(const json_t *run, const char *key, char *buf, size_t len)
+{
+	const json_t *set = json_object_get(run, "settings"), *v;
+
+	buf[0] = '\0';
+	if (!strcmp(key, "topology"))
+		snprintf(buf, len, "%s", str_of(run, "topology"));
+	else if (!strcmp(key, "engine"))
+		snprintf(buf, len, "%s", json_object_get(run, "engine") ? "icount" : "host");
+	else if (!strcmp(key, "time metric"))
+		snprintf(buf, len, "%s", summary_time_metric(run));
+	else if (!strcmp(key, "machine"))
+		snprintf(buf, len, "%s, kernel %s",
+			 str_of(json_object_get(run, "machine"), "cpu_model"),
+			 str_of(json_object_get(run, "machine"), "kernel_release"));
+	else if (!strcmp(key, "guest kernel")) {
+		const json_t *g = json_object_get(run, "guest"), *e = json_object_get(run, "engine");
+
+		if (g || e)
+			snprintf(buf, len, "%s%s", g ? str_of(g, "kernel_release") : str_of(e, "guest_kernel"),
+				 g && json_is_true(json_object_get(g, "emulated_time")) ? " (TCG)" : "");
+	} else if (!strcmp(key, "invalid timing trials")) {
+		long long n = 0;
+		size_t i;
+		json_t *t;
+
+		json_array_foreach(json_object_get(run, "trials"), i, t)
+			n += !strcmp(str_of(t, "pass"), "timing") &&
+			     !json_is_true(json_object_get(t, "valid"));
+		snprintf(buf, len, "%lld", n);
+	} else if ((v = json_object_get(set, key))) {
+		char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		snprintf(buf, len, "%s", d ? d : "?");
+		free(d);
+		if (json_is_string(v))
+			snprintf(buf, len, "%s", json_string_value(v));
+	}
+	return buf;
+}
+
+static const char *unset_is_off(const char *v)
+{
+	return !v[0] || !strcmp(v, "null") ? "false" : v;
+}
+
+static const char *const compare_settings[] = {
+	"topology", "engine", "time metric", "sender", "guest kernel", "machine", "modes",
+	"packets", "reps", "frame_len", "rate_pps", "threaded_napi", "napi_cpu",
+	"invalid timing trials", NULL,
+};
+
 int report_compare(const json_t *a, const char *name_a, const json_t *b, const char *name_b,
-		   FILE *out)
+		   bool mixed, FILE *out, char *why, size_t whylen)
 {
 	const json_t *runs[2] = { a, b };
 	const char *names[2] = { name_a, name_b };
+	static const char *const hard[] = { "topology", "engine", "time metric" };
 	size_t i;
 	json_t *d;
-	int shared = 0;
+	int shared = 0, diff = 0;
 
+	why[0] = '\0';
+	/* deltas of different experiments are not one row's: refused unless asked for */
+	for (size_t h = 0; h < sizeof(hard) / sizeof(hard[0]) && !mixed; h++) {
+		char x[256], y[256];
+
+		if (strcmp(setting_of(a, hard[h], x, sizeof(x)), setting_of(b, hard[h], y, sizeof(y)))) {
+			snprintf(why, whylen, "the runs differ in %s (%s: %s; %s: %s), so their deltas "
+					      "measure different things and are not put in one row; "
+					      "--mixed shows them anyway", hard[h], name_a, x, name_b, y);
+			return -EINVAL;
+		}
+	}
 	fprintf(out, "# Within-run deltas of two runs\n\n");
-	for (int r = 0; r < 2; r++) {
-		const json_t *m = json_object_get(runs[r], "machine");
-		const json_t *g = json_object_get(runs[r], "guest");
+	for (int r = 0; r < 2; r++)
+		fprintf(out, "- %s: %s, %s topology, %s engine, %s\n", names[r],
+			str_of(runs[r], "created_utc"), str_of(runs[r], "topology"),
+			json_object_get(runs[r], "engine") ? "icount" : "host",
+			summary_time_metric(runs[r]));
+	fprintf(out, "\n| setting | %s | %s |\n|---|---|---|\n", names[0], names[1]);
+	for (int k = 0; compare_settings[k]; k++) {
+		char x[256], y[256];
 
-		fprintf(out, "- %s: %s topology, %s; %s, kernel %s%s%s%s\n", names[r],
-			str_of(runs[r], "topology"), str_of(runs[r], "created_utc"),
-			str_of(m, "cpu_model"), str_of(m, "kernel_release"),
-			g ? "; guest kernel " : "", g ? str_of(g, "kernel_release") : "",
-			g ? (json_is_true(json_object_get(g, "emulated_time")) ? " (TCG)" : "") : "");
+		bool differs;
+
+		setting_of(a, compare_settings[k], x, sizeof(x));
+		setting_of(b, compare_settings[k], y, sizeof(y));
+		/* a setting a run does not record is its default: off */
+		differs = strcmp(unset_is_off(x), unset_is_off(y)) != 0;
+		fprintf(out, "| %s%s | %s | %s |\n", compare_settings[k], differs ? " (differs)" : "",
+			x[0] ? x : "-", y[0] ? y : "-");
+		diff += differs;
 	}
 	fprintf(out, "\n| metric | A | B | %s | %s |\n|---|---|---|---|---|\n", names[0], names[1]);
 	json_array_foreach(json_object_get(json_object_get(a, "summary"), "deltas"), i, d) {
@@ -232,8 +311,13 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 		delta_cell(out, d);
 		fputc('\n', out);
 	}
-	fprintf(out, "\nOnly within-run deltas (B against A, each with its own run's 95%% interval) "
-		     "are put side by side. Absolute figures (ns, cycles per packet) from different "
-		     "runs, machines or topologies are not comparable and are not shown.\n");
+	fprintf(out, "\nOnly within-run deltas (B against A, each with its own run's interval, its "
+		     "coverage, pairs and verdict) are put side by side; %d setting%s differ%s "
+		     "(above). Absolute figures (ns, cycles per packet) from different runs, "
+		     "machines or topologies are not comparable and are not shown.\n", diff,
+		diff == 1 ? "" : "s", diff == 1 ? "s" : "");
+	if (!shared)
+		snprintf(why, whylen, "the two runs compare no pair of modes in common, so no row "
+				      "holds both");
 	return shared ? 0 : -EPROTO;
 }

@@ -8,6 +8,7 @@
 #define XDPTC_REPORT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,9 +33,14 @@ int report_parse(const char *buf, size_t len, const char *name, json_t **run, ch
 int report_csv(const json_t *run, FILE *out);
 
 /* report_compare - the within-run deltas of runs @a and @b side by side (same metric
- * and pair of modes), with the statement that absolute figures across runs are not
- * comparable. Returns 0, or -EPROTO when the runs share no delta. */
+ * and pair of modes; each with its interval, coverage, pairs and verdict), after a table
+ * of their settings that marks each one that differs (topology, engine, time metric,
+ * sender, guest kernel, machine, modes, packets, repetitions, frame length, rate,
+ * threaded NAPI, invalid trials), with the statement that absolute figures across runs
+ * are not comparable. Runs that differ in topology, engine or time metric measure
+ * different things: refused (-EINVAL, the sentence in @why) unless @mixed.
+ * Returns 0, -EINVAL, or -EPROTO when the runs share no delta (the reason in @why). */
 int report_compare(const json_t *a, const char *name_a, const json_t *b, const char *name_b,
-		   FILE *out);
+		   bool mixed, FILE *out, char *why, size_t whylen);
 
 #endif

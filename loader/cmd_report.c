@@ -128,17 +128,21 @@ int cmd_report(int argc, char **argv)
 int cmd_compare(int argc, char **argv)
 {
 	static const char help[] =
-		"usage: xdptc compare DIR_A DIR_B\n"
+		"usage: xdptc compare DIR_A DIR_B [--mixed]\n"
 		"Put two runs side by side by their within-run deltas (B against A of each run,\n"
-		"with each run's own 95% interval). Absolute figures from different runs are not\n"
-		"comparable, so compare never shows them (--absolute is refused).\n";
+		"with its own interval, coverage, pairs and verdict), after a table of the\n"
+		"settings of both that marks each one that differs (sender, guest kernel,\n"
+		"machine, packets, ...). Absolute figures from different runs are not\n"
+		"comparable, so compare never shows them (--absolute is refused).\n"
+		"  --mixed  put runs of different topologies, engines or time metrics side by\n"
+		"           side too (refused otherwise: their deltas measure different things)\n";
 	static const struct option opts[] = {
-		{ "absolute", no_argument, NULL, 'a' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "absolute", no_argument, NULL, 'a' }, { "mixed", no_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
 	};
-	char err[600];
+	char err[600], why[512];
 	json_t *a, *b;
-	int c, e;
+	int c, e, mixed = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -147,6 +151,7 @@ int cmd_compare(int argc, char **argv)
 					"from different runs, machines or topologies are not comparable; "
 					"it compares within-run deltas only\n");
 			return EXIT_USAGE;
+		case 'm': mixed = 1; break;
 		case 'h': printf("%s", help); return 0;
 		default: fprintf(stderr, "see 'xdptc compare --help'\n"); return EXIT_USAGE;
 		}
@@ -164,10 +169,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	json_object_set_new(a, "summary", summary_compute(a));
 	json_object_set_new(b, "summary", summary_compute(b));
-	e = report_compare(a, argv[optind], b, argv[optind + 1], stdout);
+	e = report_compare(a, argv[optind], b, argv[optind + 1], mixed, stdout, why, sizeof(why));
 	if (e)
-		fprintf(stderr, "xdptc: the two runs share no delta (different modes?)\n");
+		fprintf(stderr, "xdptc: %s\n", why);
 	json_decref(a);
 	json_decref(b);
-	return e ? 1 : 0;
+	return e == -EINVAL ? EXIT_USAGE : e ? 1 : 0;
 }

@@ -8,6 +8,7 @@
  * Run from the repository root.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -103,10 +104,66 @@ static void test_examples_are_current(void **state)
 	assert_int_equal(stale, 0);
 }
 
+static json_t *example(const char *name)
+{
+	char dir[PATH_MAX], err[512];
+	json_t *run;
+
+	snprintf(dir, sizeof(dir), EXAMPLES "/%s", name);
+	assert_int_equal(report_load(dir, &run, err, sizeof(err)), 0);
+	return run;
+}
+
+/* compare keeps the context: the settings that differ are named (a udp and an xdp-live
+ * run); runs of different topologies or engines are refused with a sentence, unless
+ * --mixed. */
+static void test_compare_context(void **state)
+{
+	json_t *udp = example("20261130T123910Z-veth"), *live = example("20261130T130115Z-veth");
+	json_t *virtio = example("20261130T122519Z-virtio");
+	json_t *icount = example("20261130T134828Z-veth-icount");
+	char *out, why[512];
+	size_t len;
+	FILE *mem;
+
+	(void)state;
+	mem = open_memstream(&out, &len);
+	assert_int_equal(report_compare(udp, "A", live, "B", false, mem, why, sizeof(why)), 0);
+	fclose(mem);
+	printf("%s", out);
+	assert_non_null(strstr(out, "| sender (differs) | udp | xdp-live |"));
+	assert_non_null(strstr(out, "21 pairs, real"));
+	free(out);
+	mem = open_memstream(&out, &len);
+	assert_int_equal(report_compare(udp, "A", virtio, "B", false, mem, why, sizeof(why)),
+			 -EINVAL);
+	fclose(mem);
+	free(out);
+	printf("# veth and virtio: %s\n", why);
+	assert_non_null(strstr(why, "differ in topology"));
+	mem = open_memstream(&out, &len);
+	assert_int_equal(report_compare(udp, "A", icount, "B", false, mem, why, sizeof(why)),
+			 -EINVAL);
+	fclose(mem);
+	free(out);
+	printf("# host and icount: %s\n", why);
+	assert_non_null(strstr(why, "differ in engine"));
+	mem = open_memstream(&out, &len);
+	assert_true(report_compare(udp, "A", icount, "B", true, mem, why, sizeof(why)) != -EINVAL);
+	fclose(mem);
+	assert_non_null(strstr(out, "| engine (differs) | host | icount |"));
+	free(out);
+	json_decref(udp);
+	json_decref(live);
+	json_decref(virtio);
+	json_decref(icount);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples_are_current),
+		cmocka_unit_test(test_compare_context),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
