@@ -128,8 +128,9 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 		      "'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'\n", f);
 		/* deltas with their intervals */
 		fprintf(f, "set output 'delta.%s'\nset bmargin 4\n", terms[k][1]);
-		fprintf(f, "set title 'Within-run delta (median of paired ratios) and its 95%% bootstrap "
-			   "interval%s'\nset ylabel 'percent'\nset yrange [*<0:0<*]\n",
+		fprintf(f, "set title 'Within-run delta (median of paired ratios) and its interval "
+			   "(order statistics, coverage >= 95%%)%s'\nset ylabel 'percent'\n"
+			   "set yrange [*<0:0<*]\n",
 			has_aa ? "; the A/A arm in grey: the noise floor" : "");
 		if (ndeltas)
 			fprintf(f, "set xrange [-0.6:%d.6]\nset xzeroaxis lt 1 lc rgb '#000000'\n"

@@ -16,7 +16,7 @@ set style fill transparent solid 0.3 noborder
 plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', 'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'
 set output 'delta.svg'
 set bmargin 4
-set title 'Within-run delta (median of paired ratios) and its 95% bootstrap interval; the A/A arm in grey: the noise floor'
+set title 'Within-run delta (median of paired ratios) and its interval (order statistics, coverage >= 95%); the A/A arm in grey: the noise floor'
 set ylabel 'percent'
 set yrange [*<0:0<*]
 set xrange [-0.6:1.6]
@@ -52,7 +52,7 @@ set style fill transparent solid 0.3 noborder
 plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', 'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'
 set output 'delta.png'
 set bmargin 4
-set title 'Within-run delta (median of paired ratios) and its 95% bootstrap interval; the A/A arm in grey: the noise floor'
+set title 'Within-run delta (median of paired ratios) and its interval (order statistics, coverage >= 95%); the A/A arm in grey: the noise floor'
 set ylabel 'percent'
 set yrange [*<0:0<*]
 set xrange [-0.6:1.6]
