@@ -546,8 +546,9 @@ json_t *summary_compute(const json_t *run)
 				json_array_append_new(deltas, sd);
 		}
 	}
-	{ /* timing trials that ran while other work kept a CPU busy (local DUT only) */
-		long long loaded = 0, counted = 0;
+	{ /* timing trials that ran while other work kept a CPU busy, or while the hypervisor
+	   * gave the vCPUs to others (local DUT only) */
+		long long loaded = 0, stolen = 0, counted = 0;
 		json_t *t;
 
 		json_array_foreach(json_object_get(run, "trials"), i, t) {
@@ -556,9 +557,11 @@ json_t *summary_compute(const json_t *run)
 				continue;
 			counted++;
 			loaded += json_is_true(json_object_get(t, "other_load"));
+			stolen += json_is_true(json_object_get(t, "host_steal"));
 		}
 		if (counted) {
 			json_object_set_new(s, "timing_trials_other_load", json_integer(loaded));
+			json_object_set_new(s, "timing_trials_host_steal", json_integer(stolen));
 			json_object_set_new(s, "timing_trials_load_checked", json_integer(counted));
 		}
 	}
@@ -928,6 +931,15 @@ int summary_render_md(const json_t *run, FILE *out)
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
 			     "%s\n", timing_words);
 	}
+	if (json_integer_value(json_object_get(s, "timing_trials_host_steal")) > 0)
+		fprintf(out, "- **Steal time**: in %lld of %lld timing trials the hypervisor ran other "
+			     "work on this VM's CPUs for at least a quarter of the window "
+			     "(`host_steal` and `steal_ns` in run.json): the host was loaded, so "
+			     "absolute times per packet are inflated and spread wider; the paired "
+			     "deltas, which compare trials taken next to each other, are the ones to "
+			     "read\n",
+			json_integer_value(json_object_get(s, "timing_trials_host_steal")),
+			json_integer_value(json_object_get(s, "timing_trials_load_checked")));
 	if (json_integer_value(json_object_get(s, "timing_trials_other_load")) > 0)
 		fprintf(out, "- **Other load**: %lld of %lld timing trials ran while other work kept "
 			     "a CPU busy for at least a quarter of the window (`other_load` and "

@@ -222,10 +222,13 @@ int cmd_status(int argc, char **argv)
 				continue;
 			}
 			printf("xdptc's (%s)", json_string_value(json_object_get(o, "mode")));
-			if (json_object_get(own, "dropped"))
-				printf(", dropped %lld, passed %lld packets",
-				       json_integer_value(json_object_get(own, "dropped")),
-				       json_integer_value(json_object_get(own, "passed")));
+			if (json_object_get(own, "dropped")) {
+				long long dr = json_integer_value(json_object_get(own, "dropped"));
+				long long pa = json_integer_value(json_object_get(own, "passed"));
+
+				printf(", dropped %lld packet%s, passed %lld packet%s", dr,
+				       dr == 1 ? "" : "s", pa, pa == 1 ? "" : "s");
+			}
 			printf("%s\n", !strcmp(json_string_value(json_object_get(o, "hook")), "tc") &&
 					       st.clsact_created
 				       ? " (clsact created by xdptc)" : "");

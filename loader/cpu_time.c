@@ -62,17 +62,27 @@ uint64_t softirq_tasks_cpu_ns(const struct softirq_tasks *t)
 
 uint64_t cpus_busy_ns(void)
 {
+	uint64_t steal;
+
+	return cpus_busy_steal_ns(&steal);
+}
+
+uint64_t cpus_busy_steal_ns(uint64_t *steal_ns)
+{
 	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
 	long hz = sysconf(_SC_CLK_TCK);
 	FILE *f = fopen("/proc/stat", "r");
 	uint64_t busy = 0;
 
+	*steal_ns = 0;
 	if (!f)
 		return 0;
 	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle,
-		   &iowait, &irq, &softirq, &steal) == 8 && hz > 0)
+		   &iowait, &irq, &softirq, &steal) == 8 && hz > 0) {
 		busy = (uint64_t)(user + nice + sys + irq + softirq + steal) * 1000000000ull /
 		       (uint64_t)hz;
+		*steal_ns = (uint64_t)steal * 1000000000ull / (uint64_t)hz;
+	}
 	fclose(f);
 	return busy;
 }

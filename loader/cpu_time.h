@@ -39,4 +39,8 @@ uint64_t task_cpu_ns(int pid);
  * jiffies from /proc/stat, converted to ns with USER_HZ); 0 on error. */
 uint64_t cpus_busy_ns(void);
 
+/* cpus_busy_steal_ns - cpus_busy_ns, and in *@steal_ns the part of it that is steal time
+ * (/proc/stat: the hypervisor ran something else on this VM's vCPUs), ns. */
+uint64_t cpus_busy_steal_ns(uint64_t *steal_ns);
+
 #endif

@@ -176,23 +176,24 @@ static bool mounted_type(const char *path, char *type, size_t len)
  * The pseudo file systems a freshly booted machine may not have mounted, and what of the
  * suite needs each. Nothing a run measures with does: every probe is a BTF or raw
  * tracepoint (raw_tp, tp_btf), a kprobe through the perf kprobe PMU, or an fentry
- * program, none of which needs tracefs or debugfs; only `xdptc attach --mode tcx` pins
- * its link in bpffs (mounting it when missing, and saying so).
+ * program, none of which needs tracefs or debugfs; only `xdptc attach` of XDP and tcx
+ * pins its link in bpffs (mounting it when missing, and saying so). "ok" is "mounted".
  */
 static void check_mounts(json_t *items)
 {
 	static const struct {
 		const char *name, *path, *fstype, *needed_by;
 	} fs[] = {
-		{ "tracefs", "/sys/kernel/tracing", "tracefs",
+		{ "tracefs_mounted", "/sys/kernel/tracing", "tracefs",
 		  "needed by no xdptc run (its probes are raw_tp/tp_btf, kprobes through the perf "
 		  "kprobe PMU, fentry); the by-hand bpftrace scripts in probes/ and perf's "
 		  "tracepoint events need it: mount -t tracefs tracefs /sys/kernel/tracing" },
-		{ "debugfs", "/sys/kernel/debug", "debugfs",
+		{ "debugfs_mounted", "/sys/kernel/debug", "debugfs",
 		  "needed by nothing of xdptc (tracing under debugfs is the old place of tracefs)" },
-		{ "bpffs", "/sys/fs/bpf", "bpf",
-		  "needed by 'xdptc attach --mode tcx' only (its link is pinned under "
-		  "/sys/fs/bpf/xdptc; xdptc mounts bpffs then and says so); runs pin nothing" },
+		{ "bpffs_mounted", "/sys/fs/bpf", "bpf",
+		  "needed by 'xdptc attach' of xdpdrv, xdpgeneric and tcx only (their BPF link is "
+		  "pinned under /sys/fs/bpf/xdptc so it outlives the command; xdptc mounts bpffs "
+		  "then and says so); runs pin nothing" },
 	};
 	char type[64];
 
@@ -259,7 +260,7 @@ static void check_sysctls(json_t *items, const json_t *sysctls)
 				       "that cost; xdptc does not change it (runs record it)", v);
 	else
 		snprintf(d, sizeof(d), "kernel.bpf_stats_enabled cannot be read");
-	item(items, "bpf_stats_sysctl", v == 0, "%s", d);
+	item(items, "bpf_stats_off", v == 0, "%s", d);
 
 	v = sysctl_of(sysctls, "net.core.bpf_jit_enable");
 	if (v == 1)
@@ -273,14 +274,14 @@ static void check_sysctls(json_t *items, const json_t *sysctls)
 				       "kernel log");
 	else
 		snprintf(d, sizeof(d), "net.core.bpf_jit_enable cannot be read");
-	item(items, "bpf_jit", v == 1, "%s", d);
+	item(items, "bpf_jit_on", v == 1, "%s", d);
 
 	v = sysctl_of(sysctls, "kernel.perf_event_paranoid");
 	snprintf(d, sizeof(d), "kernel.perf_event_paranoid=%ld: %s", v,
 		 geteuid() == 0 ? "no limit for root, which xdptc runs as"
 		 : v > 1	? "unprivileged users may count only their own user-space events"
 				: "unprivileged users may count kernel events");
-	item(items, "perf_event_paranoid", true, "%s", d);
+	item(items, "perf_events", true, "%s", d);
 
 	v = sysctl_of(sysctls, "kernel.kptr_restrict");
 	if (v >= 2)
@@ -290,7 +291,7 @@ static void check_sysctls(json_t *items, const json_t *sysctls)
 	else
 		snprintf(d, sizeof(d), "kernel.kptr_restrict=%ld: root sees kernel addresses; flame "
 				       "graphs name kernel functions", v);
-	item(items, "kptr_restrict", v >= 0 && v < 2, "%s", d);
+	item(items, "kernel_symbols", v >= 0 && v < 2, "%s", d);
 }
 
 json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
@@ -386,9 +387,10 @@ void doctor_print(const json_t *report, FILE *out)
 	const char *k;
 	json_t *v;
 
-	fprintf(out, "xdptc doctor: what this machine and kernel offer (each tried for real)\n");
+	fprintf(out, "xdptc doctor: what this machine and kernel offer (each tried for real; "
+		     "yes/no answers the item's name)\n");
 	json_array_foreach(json_object_get(report, "items"), i, it)
-		fprintf(out, "  %-3s  %-16s %s\n", json_is_true(json_object_get(it, "ok")) ? "yes" : "no",
+		fprintf(out, "  %-3s  %-18s %s\n", json_is_true(json_object_get(it, "ok")) ? "yes" : "no",
 			json_string_value(json_object_get(it, "name")),
 			json_string_value(json_object_get(it, "detail")));
 	fprintf(out, "packages:\n");

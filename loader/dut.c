@@ -91,7 +91,7 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 	if (e)
 		return e;
 	s->softirq_ns = softirq_tasks_cpu_ns(&d->softirq);
-	s->busy_ns = cpus_busy_ns();
+	s->busy_ns = cpus_busy_steal_ns(&s->steal_ns);
 	if (pass == DUT_PASS_COUNT && d->counters_open) {
 		if ((e = skb_counters_read(&d->counters, &s->counts)))
 			return e;
@@ -161,6 +161,7 @@ json_t *dut_snapshot_to_json(const struct dut_snapshot *s)
 	json_object_set_new(j, "tx_dropped", json_integer((json_int_t)s->dev.tx_dropped));
 	json_object_set_new(j, "softirq_ns", json_integer((json_int_t)s->softirq_ns));
 	json_object_set_new(j, "busy_ns", json_integer((json_int_t)s->busy_ns));
+	json_object_set_new(j, "steal_ns", json_integer((json_int_t)s->steal_ns));
 	json_object_set_new(j, "bpf_run_time_ns", json_integer((json_int_t)s->bpf_run_time_ns));
 	json_object_set_new(j, "bpf_run_cnt", json_integer((json_int_t)s->bpf_run_cnt));
 	if (s->have_counts) {
@@ -193,6 +194,7 @@ int dut_snapshot_from_json(const json_t *j, struct dut_snapshot *s)
 	s->dev.tx_dropped = u64_of(j, "tx_dropped");
 	s->softirq_ns = u64_of(j, "softirq_ns");
 	s->busy_ns = u64_of(j, "busy_ns");
+	s->steal_ns = u64_of(j, "steal_ns");
 	s->bpf_run_time_ns = u64_of(j, "bpf_run_time_ns");
 	s->bpf_run_cnt = u64_of(j, "bpf_run_cnt");
 	if (json_is_array(c)) {

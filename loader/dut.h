@@ -34,6 +34,7 @@ struct dut_snapshot {
 	struct netdev_stats dev;         /* the DUT's driver counters, packets */
 	uint64_t softirq_ns;             /* ksoftirqd/napi threads' CPU time there, ns */
 	uint64_t busy_ns;                /* all CPUs' non-idle time there, ns (/proc/stat) */
+	uint64_t steal_ns;               /* the part of it that is steal time, ns */
 	bool have_counts;
 	struct skb_counts counts;        /* count pass: probe events */
 	uint64_t bpf_run_time_ns, bpf_run_cnt; /* bpfstats pass */

@@ -294,8 +294,10 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
 	SETI("cpus_busy_ns", r->cpus_busy_ns);
 	if (!r->vcpu_ns && g_time_key[0] != 'i') { /* the host's own measured tasks */
+		SETI("steal_ns", r->steal_ns);
 		SETI("other_busy_ns", r->other_busy_ns);
 		json_object_set_new(t, "other_load", json_boolean(r->other_load));
+		json_object_set_new(t, "host_steal", json_boolean(r->host_steal));
 	}
 	if (r->vcpu_ns)
 		SETI("guest_vcpu_ns", r->vcpu_ns);

@@ -265,11 +265,14 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
 			 "no packet reached the DUT: nothing to divide by");
 	}
+	r->steal_ns = e->dut.steal_ns - b->dut.steal_ns;
 	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ) {
-		uint64_t measured = r->sender_cpu_ns + r->softirq_cpu_ns;
+		/* (busy time comes in clock ticks, 10 ms: a check, not a measurement) */
+		uint64_t measured = r->sender_cpu_ns + r->softirq_cpu_ns + r->steal_ns;
 
 		r->other_busy_ns = r->cpus_busy_ns > measured ? r->cpus_busy_ns - measured : 0;
 		r->other_load = r->wall_ns && r->other_busy_ns * 4 >= r->wall_ns;
+		r->host_steal = r->wall_ns && r->steal_ns * 4 >= r->wall_ns;
 	}
 	if (r->pass == PASS_TIMING && r->mode != MODE_NONE &&
 	    e->dut.bpf_run_cnt > b->dut.bpf_run_cnt)

@@ -90,10 +90,13 @@ struct trial_result {
 	bool bpf_stats_on;        /* timing pass: the program's run_cnt moved in the window:
 				   * BPF statistics were on by someone else's doing (the
 				   * sysctl, or a BPF_ENABLE_STATS fd of another process) */
+	uint64_t steal_ns;        /* steal time of the DUT's machine's CPUs in the window, ns:
+				   * the hypervisor ran other guests' work on them */
 	uint64_t other_busy_ns;   /* local DUT: CPU time spent in the window by anything but
-				   * the measured tasks (cpus_busy_ns - sender - softirq
-				   * threads), ns; other load on the machine */
+				   * the measured tasks (cpus_busy_ns - steal - sender -
+				   * softirq threads), ns; other load on the machine */
 	bool other_load;          /* other_busy_ns is at least a quarter of the window */
+	bool host_steal;          /* steal_ns is at least a quarter of the window */
 	char invalid_reason[256]; /* !valid: why, in words */
 	char error[256];
 };

@@ -44,11 +44,12 @@ for t in "$@"; do
 	t0=$(date +%s)
 	if [ "$mode" = fresh ]; then
 		out=$(sh "$here/fresh-machine.sh" "$t" 2>&1)
+		rc=$?
 		fresh_tests="$fresh_tests $(basename "$t")"
 	else
 		out=$("$t" 2>&1)
+		rc=$?
 	fi
-	rc=$?
 	printf '%s\n' "$out"
 	echo "# $(basename "$t"): $(( $(date +%s) - t0 )) s"
 	# cmocka writes some lines to stdout and some to stderr: they may interleave

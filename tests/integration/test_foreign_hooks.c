@@ -285,6 +285,11 @@ static void test_a_remade_namespace_is_another(void **state)
 	assert_int_equal(run_cmd(out, sizeof(out), "tc -n %s filter show dev r0 ingress", ns), 0);
 	assert_non_null(strstr(out, "tc_drop"));
 	assert_int_equal(run_cmd(out, sizeof(out), "ip netns delete %s", ns), 0);
+	/* the record of the attachment that went with the first namespace proves nothing:
+	 * cleanup removes it */
+	assert_int_equal(run_cmd(out, sizeof(out), "%s cleanup", xdptc), 0);
+	printf("# cleanup: %s", out);
+	assert_non_null(strstr(out, "removed 1 record(s) or pin(s) of attachments that are gone"));
 }
 
 /* A program behind another one on the path is refused, with the occupant named: a tcx

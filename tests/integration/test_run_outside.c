@@ -240,7 +240,7 @@ static void test_a_program_put_on_the_dut_meanwhile(void **state)
 	while (fgets(line, sizeof(line), in)) {
 		char *p = strstr(line, "topology xdptc-");
 
-		fputs(line, stdout);
+		printf("#   | %s", line); /* the run's own words, kept for the record */
 		if (p && strstr(line, ": up"))
 			snprintf(prefix, sizeof(prefix), "%.12s", p + 9);
 		if (prefix[0] && strstr(line, "] timing ") && link < 0) {

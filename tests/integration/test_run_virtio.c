@@ -122,10 +122,12 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 			static const char *const by[] = { "stack_entries_by_backend",
 							  "skbs_freed_by_backend",
 							  "skbs_built_by_backend" };
+			int rep = (int)json_integer_value(json_object_get(t, "rep"));
 
 			if (strcmp(json_string_value(json_object_get(t, "pass")), "count") ||
 			    strcmp(json_string_value(json_object_get(t, "mode")), "tc"))
 				continue;
+			printf("# tc count trial, repetition %d, by backend:\n", rep + 1);
 			for (int k = 0; k < 3; k++) {
 				const json_t *m = json_object_get(t, by[k]);
 				double ref = num((json_t *)m, "kprobe");
@@ -134,7 +136,7 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 
 				assert_true(ref >= 0.99 * num(t, "pkts_at_dut"));
 				json_object_foreach((json_t *)m, b, v) {
-					printf("# tc %s %s %.0f\n", by[k], b, json_number_value(v));
+					printf("#   %s %s %.0f\n", by[k], b, json_number_value(v));
 					assert_true(fabs(json_number_value(v) - ref) <= 0.01 * ref);
 					checked++;
 				}
@@ -210,7 +212,17 @@ static void test_guest_boot_timeout_fails_cleanly(void **state)
 	if (!fread(out, 1, sizeof(out) - 1, f))
 		out[0] = '\0';
 	fclose(f);
-	printf("# %s", strstr(out, "virtio.sh: the guest") ? strstr(out, "virtio.sh: the guest") : out);
+	{ /* what the run said, marked as the failure this test asks for */
+		static char copy[sizeof(out)];
+		char *l, *save = NULL;
+
+		memcpy(copy, out, sizeof(out));
+		l = strstr(copy, "virtio.sh: the guest") ? strstr(copy, "virtio.sh: the guest") : copy;
+
+		printf("# expected failure (BOOT_TIMEOUT=1 on purpose), the run said:\n");
+		for (l = strtok_r(l, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			printf("#   %s\n", l);
+	}
 	assert_non_null(strstr(out, "did not start its agent within 1 s"));
 	run_prefix(path, prefix, sizeof(prefix));
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
