@@ -13,7 +13,8 @@
 # COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
 # WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (6.1 or
 # 6.12, virtio and icount), ENGINE (host, or icount: instructions per packet inside a
-# qemu -icount guest), and on the command line only: CPU (sender CPU), PORT, OUT (results
+# qemu -icount guest), PMU_EVENTS (perf events counted by perf stat, default
+# cycles,instructions), and on the command line only: CPU (sender CPU), PORT, OUT (results
 # parent directory).
 
 CC      ?= gcc
@@ -48,7 +49,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(filter 0,$(FLAME)),--no-flame) $(if $(filter 1,$(AA)),--aa) \
 	$(if $(SENDER),--sender $(SENDER)) $(if $(filter 1,$(MAXRATE)),--find-max-rate) \
 	$(if $(filter 1,$(THREADED)),--threaded-napi) $(if $(NAPI_CPU),--napi-cpu $(NAPI_CPU)) \
-	$(if $(ENGINE),--engine $(ENGINE)) \
+	$(if $(ENGINE),--engine $(ENGINE)) $(if $(PMU_EVENTS),--pmu-events $(PMU_EVENTS)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \

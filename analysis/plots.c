@@ -102,8 +102,8 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 	FILE *f = open_in(dir, "plots.gp");
 	const json_t *g = json_object_get(run, "guest");
 	const char *tm = summary_time_metric(run);
-	const char *title = !strcmp(tm, "instructions_per_pkt")
-				    ? "instructions_per_pkt (icount guest: 1 ns = 1 instruction)"
+	const char *title = summary_time_is_guest(tm)
+				    ? "guest instructions per packet (icount guest: 1 ns = 1 instruction)"
 			    : json_is_true(json_object_get(g, "emulated_time"))
 				    ? "cpu_ns_per_pkt (guest vCPU time, emulated: TCG)"
 				    : "cpu_ns_per_pkt";
@@ -122,7 +122,7 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 		fprintf(f, "set output '%s.%s'\n", tm, terms[k][1]);
 		fprintf(f, "set title '%s, each timing repetition (dots) and the median (bar)'\n", title);
 		fprintf(f, "set ylabel '%s per packet'\nset xrange [-0.6:%d.6]\nset yrange [0:*]\n",
-			strcmp(tm, "instructions_per_pkt") ? "ns" : "instructions", nmodes - 1);
+			summary_time_is_guest(tm) ? "instructions" : "ns", nmodes - 1);
 		fputs("set boxwidth 0.5\nset style fill transparent solid 0.3 noborder\n"
 		      "plot 'plot-cpu-median.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa', "
 		      "'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'\n", f);

@@ -101,10 +101,34 @@ int report_parse(const char *buf, size_t len, const char *name, json_t **run, ch
 static const char *const csv_columns[] = {
 	"seq", "pass", "rep", "mode", "kernel_mode", "valid", "sent", "pkts_at_dut", "dropped",
 	"passed", "lost_before_dut", "unexplained_loss", "wall_ns", "pps", "cpu_ns_per_pkt",
-	"sender_cpu_ns", "softirq_thread_cpu_ns", "guest_vcpu_ns", "cpus_busy_ns", "cycles_per_pkt",
-	"instructions_per_pkt", "stack_entries", "skbs_freed", "skbs_built", "counters_backend",
+	"sender_cpu_ns", "softirq_thread_cpu_ns", "guest_vcpu_ns", "cpus_busy_ns",
+	"stack_entries", "skbs_freed", "skbs_built", "counters_backend",
 	"bpf_ns_per_run", "bpf_run_cnt", NULL,
 };
+
+/* The columns after the fixed ones: the guest time metric of an icount run, and each
+ * perf event's metric with ipc (runs before perf stat: cycles and instructions). */
+static int extra_columns(const json_t *run, const char **cols, int max)
+{
+	const json_t *pev = json_object_get(json_object_get(run, "settings"), "perf_events");
+	size_t k;
+	json_t *e;
+	int n = 0;
+
+	if (summary_time_is_guest(summary_time_metric(run)))
+		cols[n++] = summary_time_metric(run);
+	if (!json_is_array(pev)) {
+		cols[n++] = "cycles_per_pkt";
+		if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
+			cols[n++] = "instructions_per_pkt";
+		return n;
+	}
+	json_array_foreach(pev, k, e)
+		if (n < max - 1 && json_is_string(json_object_get(e, "metric")))
+			cols[n++] = json_string_value(json_object_get(e, "metric"));
+	cols[n++] = "ipc";
+	return n;
+}
 
 static void csv_value(FILE *out, const json_t *v)
 {
@@ -135,17 +159,25 @@ static void csv_value(FILE *out, const json_t *v)
 
 int report_csv(const json_t *run, FILE *out)
 {
+	const char *extra[24];
+	int nx = extra_columns(run, extra, 24);
 	size_t i;
 	json_t *t;
 
 	for (int c = 0; csv_columns[c]; c++)
 		fprintf(out, "%s%s", c ? "," : "", csv_columns[c]);
+	for (int c = 0; c < nx; c++)
+		fprintf(out, ",%s", extra[c]);
 	fputc('\n', out);
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
 		for (int c = 0; csv_columns[c]; c++) {
 			if (c)
 				fputc(',', out);
 			csv_value(out, json_object_get(t, csv_columns[c]));
+		}
+		for (int c = 0; c < nx; c++) {
+			fputc(',', out);
+			csv_value(out, json_object_get(t, extra[c]));
 		}
 		fputc('\n', out);
 	}

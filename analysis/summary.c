@@ -85,7 +85,13 @@ const char *summary_time_metric(const json_t *run)
 {
 	const char *tm = json_string_value(json_object_get(run, "time_metric"));
 
-	return tm && !strcmp(tm, "instructions_per_pkt") ? tm : "cpu_ns_per_pkt";
+	return tm && summary_time_is_guest(tm) ? tm : "cpu_ns_per_pkt";
+}
+
+bool summary_time_is_guest(const char *tm)
+{
+	/* runs before the rename called it instructions_per_pkt */
+	return !strcmp(tm, "guest_instructions_per_pkt") || !strcmp(tm, "instructions_per_pkt");
 }
 
 /* @buf = the time metric's name + @suffix ("_min", "_cv", ...) */
@@ -138,6 +144,50 @@ const char *summary_bpf_stats_outside(const json_t *run)
 	return NULL;
 }
 
+static const json_t *perf_events_of(const json_t *run)
+{
+	return json_object_get(json_object_get(run, "settings"), "perf_events");
+}
+
+/* The perf events of @run's timing trials of @mode into @m: per event its metric's
+ * median (min, max), the lowest running percentage where perf multiplexed, or null with
+ * perf's reason; IPC where cycles and instructions counted. */
+static void perf_summary(json_t *m, const json_t *run, const char *mode)
+{
+	const json_t *trials = json_object_get(run, "trials");
+	size_t i, k;
+	json_t *e, *t;
+
+	json_array_foreach(perf_events_of(run), k, e) {
+		const char *ev = str_or(json_string_value(json_object_get(e, "event")), "?");
+		const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+		char key[128], reason[200] = "no valid timing trial";
+		double vals[MAX_VALUES], pct = 100;
+		size_t n = collect(trials, "timing", mode, metric, vals, NULL);
+
+		json_array_foreach(trials, i, t) { /* perf's own words for an empty metric */
+			const json_t *o = json_object_get(json_object_get(t, "perf"), ev);
+
+			if (strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode))
+				continue;
+			if (json_is_string(json_object_get(o, "reason")))
+				snprintf(reason, sizeof(reason), "%s",
+					 json_string_value(json_object_get(o, "reason")));
+			if (json_is_number(json_object_get(o, "pct_running")) &&
+			    json_number_value(json_object_get(o, "pct_running")) < pct)
+				pct = json_number_value(json_object_get(o, "pct_running"));
+		}
+		set_median(m, trials, "timing", mode, metric, metric, reason);
+		snprintf(key, sizeof(key), "%s_min", metric);
+		json_object_set_new(m, key, num_or_null(n ? stats_min(vals, n) : NAN));
+		snprintf(key, sizeof(key), "%s_max", metric);
+		json_object_set_new(m, key, num_or_null(n ? stats_max(vals, n) : NAN));
+		snprintf(key, sizeof(key), "%s_min_pct_running", metric);
+		json_object_set_new(m, key, n ? json_real(pct) : json_null());
+	}
+	set_median(m, trials, "timing", mode, "ipc", "ipc", "cycles and instructions did not both count");
+}
+
 static json_t *mode_summary(const json_t *run, const char *mode)
 {
 	const char *tm = summary_time_metric(run);
@@ -174,11 +224,15 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 			    num_or_null(n ? stats_max(vals, n) : NAN));
 	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_cv"), num_or_null(stats_cv(vals, n)));
 
-	set_median(m, trials, "timing", mode, "cycles_per_pkt", "cycles_per_pkt",
-		   pmu_why ? pmu_why : "no PMU");
-	if (strcmp(tm, "instructions_per_pkt"))
-		set_median(m, trials, "timing", mode, "instructions_per_pkt", "instructions_per_pkt",
+	if (json_is_array(perf_events_of(run)))
+		perf_summary(m, run, mode);
+	else { /* runs before perf stat: cycles and instructions from perf_event_open */
+		set_median(m, trials, "timing", mode, "cycles_per_pkt", "cycles_per_pkt",
 			   pmu_why ? pmu_why : "no PMU");
+		if (strcmp(tm, "instructions_per_pkt"))
+			set_median(m, trials, "timing", mode, "instructions_per_pkt",
+				   "instructions_per_pkt", pmu_why ? pmu_why : "no PMU");
+	}
 
 	set_median(m, trials, "count", mode, "pkts_at_dut", "count_pkts_at_dut",
 		   "no valid count trial");
@@ -488,6 +542,34 @@ static const char *baseline_mode(const json_t *modes)
 	return json_string_value(json_array_get(modes, 0));
 }
 
+/* The metrics @run compares between modes: its time metric, then each perf event's that
+ * counted in some timing trial (runs before perf stat: cycles where the PMU was there). */
+static int delta_metrics(const json_t *run, const char **out, int max)
+{
+	const json_t *pev = perf_events_of(run);
+	size_t i, k;
+	json_t *e, *t;
+	int n = 0;
+
+	out[n++] = summary_time_metric(run);
+	if (!json_is_array(pev)) {
+		if (json_is_true(json_object_get(
+			    json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
+			out[n++] = "cycles_per_pkt";
+		return n;
+	}
+	json_array_foreach(pev, k, e) {
+		const char *metric = json_string_value(json_object_get(e, "metric"));
+		bool counted = false;
+
+		json_array_foreach(json_object_get(run, "trials"), i, t)
+			counted |= metric && json_is_number(json_object_get(t, metric));
+		if (counted && n < max)
+			out[n++] = metric;
+	}
+	return n;
+}
+
 json_t *summary_compute(const json_t *run)
 {
 	const json_t *modes = json_object_get(json_object_get(run, "settings"), "modes");
@@ -510,16 +592,15 @@ json_t *summary_compute(const json_t *run)
 		 * baseline */
 		bool aa = bl > 3 && !strcmp(b + bl - 3, "-aa");
 		char a[64];
-		const char *metrics[2] = { summary_time_metric(run), "cycles_per_pkt" };
-		bool pmu = json_is_true(json_object_get(
-			json_object_get(json_object_get(run, "capabilities"), "pmu"), "available"));
+		const char *metrics[1 + 16];
+		int nmetrics = delta_metrics(run, metrics, 17);
 
 		snprintf(a, sizeof(a), "%.*s", aa ? (int)(bl - 3) : (int)bl, b);
 		if (!aa && (!base || !strcmp(b, base)))
 			continue;
 		if (!aa)
 			snprintf(a, sizeof(a), "%s", base);
-		for (int k = 0; k < (pmu ? 2 : 1); k++) {
+		for (int k = 0; k < nmetrics; k++) {
 			json_t *d = pair_delta(run, metrics[k], a, b);
 
 			if (aa) { /* identical arms: the noise floor, never "real", for every metric */
@@ -776,7 +857,8 @@ int summary_headline(const json_t *run, FILE *out)
 		const char *b = str_or(json_string_value(json_object_get(d, "b")), "?");
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
-		const char *what = !strcmp(metric, "instructions_per_pkt") ? "instructions per packet"
+		const char *what = !strcmp(metric, "guest_instructions_per_pkt") ? "guest instructions per packet"
+				   : !strcmp(metric, "instructions_per_pkt") ? "instructions per packet"
 				   : !strcmp(metric, "cycles_per_pkt")     ? "cycles per packet"
 				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
 									    : "CPU time per packet";
@@ -863,7 +945,7 @@ int summary_render_md(const json_t *run, FILE *out)
 			json_integer_value(json_object_get(set, "count_reps")),
 			json_integer_value(json_object_get(set, "seed")));
 	}
-	if (!strcmp(summary_time_metric(run), "instructions_per_pkt")) {
+	if (summary_time_is_guest(summary_time_metric(run))) {
 		const json_t *en = json_object_get(run, "engine");
 		const char *qemu = str_or(json_string_value(json_object_get(en, "qemu")), "?");
 		const char *args = str_or(json_string_value(json_object_get(en, "icount")), "?");
@@ -879,10 +961,11 @@ int summary_render_md(const json_t *run, FILE *out)
 				qemu, args, kern,
 				str_or(json_string_value(json_object_get(en, "host_cpu_model")), "?"),
 				str_or(json_string_value(json_object_get(en, "host_kernel")), "?"));
-		fprintf(out, "- Time: instructions_per_pkt = %s, over pkts_at_dut; at -icount "
+		fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
 			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
 			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
 			     "time); %s\n",
+			summary_time_metric(run),
 			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
 				"eth0) and ksoftirqd"
 			      : "guest CPU time in ns of the sender thread (which runs the veth "
@@ -967,10 +1050,41 @@ int summary_render_md(const json_t *run, FILE *out)
 				     "programs were interpreted, several times slower than the JIT "
 				     "code a production kernel runs\n");
 	}
-	fprintf(out, "- Cycles: %s\n",
-		json_is_true(json_object_get(pmu, "available"))
-			? "PMU counters (perf_event_open, all CPUs)"
-			: str_or(json_string_value(json_object_get(pmu, "reason")), "n/a"));
+	if (json_is_array(perf_events_of(run))) {
+		size_t k;
+		json_t *e;
+
+		if (!json_array_size(perf_events_of(run)))
+			fprintf(out, "- perf events: none counted (%s)\n",
+				str_or(json_string_value(json_object_get(set, "perf_events_reason")), "?"));
+		else
+			fprintf(out, "- perf events: counted by perf stat over each timing window (its "
+				     "counters on right before the sender's window and off right after "
+				     "it, not during the settle wait) on %s; scaled by perf where "
+				     "counters were shared:",
+				str_or(json_string_value(json_object_get(set, "perf_scope")), "?"));
+		json_array_foreach(perf_events_of(run), k, e) {
+			const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+			char rkey[140];
+
+			snprintf(rkey, sizeof(rkey), "%s_reason", metric);
+			fprintf(out, "%s %s", k ? ";" : "",
+				str_or(json_string_value(json_object_get(e, "event")), "?"));
+			json_array_foreach(modes, i, m)
+				if (json_is_string(json_object_get(m, rkey))) {
+					fprintf(out, " (none: %s)",
+						json_string_value(json_object_get(m, rkey)));
+					break;
+				}
+		}
+		if (json_array_size(perf_events_of(run)))
+			fprintf(out, "\n");
+	} else {
+		fprintf(out, "- Cycles: %s\n",
+			json_is_true(json_object_get(pmu, "available"))
+				? "PMU counters (perf_event_open, all CPUs)"
+				: str_or(json_string_value(json_object_get(pmu, "reason")), "n/a"));
+	}
 	{
 		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
 
@@ -1004,9 +1118,37 @@ int summary_render_md(const json_t *run, FILE *out)
 		snprintf(label, sizeof(label), "%s coefficient of variation", tm);
 		row(out, modes, label, tm_key(key, sizeof(key), tm, "_cv"), 5);
 	}
-	row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
-	if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
-		row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
+	if (json_is_array(perf_events_of(run))) {
+		size_t k;
+		json_t *e;
+
+		json_array_foreach(perf_events_of(run), k, e) {
+			const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+			char label[160], key[128];
+			bool shared = false;
+
+			snprintf(label, sizeof(label), "%s (perf stat), median (min-max)", metric);
+			row(out, modes, label, metric, 3);
+			snprintf(key, sizeof(key), "%s_min_pct_running", metric);
+			json_array_foreach(modes, i, m)
+				shared |= json_number_value(json_object_get(m, key)) < 100 &&
+					  json_is_number(json_object_get(m, key));
+			if (shared) { /* multiplexed: perf scaled the counts */
+				snprintf(label, sizeof(label), "%s: lowest %% of the window counted "
+							       "(perf scaled it)", metric);
+				row(out, modes, label, key, 2);
+			}
+		}
+		json_array_foreach(modes, i, m)
+			if (json_is_number(json_object_get(m, "ipc"))) {
+				row(out, modes, "ipc (instructions per cycle, perf stat)", "ipc", 1);
+				break;
+			}
+	} else {
+		row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
+		if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
+			row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
+	}
 	row(out, modes, "stack_entries (count pass)", "stack_entries", 0);
 	row(out, modes, "stack_entries per pkt", "stack_entries_per_pkt", 1);
 	row(out, modes, "skbs_freed", "skbs_freed", 0);

@@ -11,6 +11,7 @@
 #define XDPTC_SUMMARY_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,9 +34,15 @@
 json_t *summary_compute(const json_t *run);
 
 /* summary_time_metric - the run's time metric (its "time_metric"): "cpu_ns_per_pkt"
- * (CPU time, ns per packet; the default) or "instructions_per_pkt" (the icount engine:
- * guest ns at -icount shift=0, one per guest instruction). */
+ * (CPU time, ns per packet; the default) or "guest_instructions_per_pkt" (the icount
+ * engine: guest ns at -icount shift=0, one per guest instruction; older runs:
+ * "instructions_per_pkt"). */
 const char *summary_time_metric(const json_t *run);
+
+/* summary_time_is_guest - is time metric @tm guest instructions (the icount engine's
+ * "guest_instructions_per_pkt", or "instructions_per_pkt" in runs written before it got
+ * its own name, apart from a PMU's instructions_per_pkt)? */
+bool summary_time_is_guest(const char *tm);
 
 /* summary_bpf_stats_outside - why BPF run-time statistics were on during the run's
  * timing pass without xdptc turning them on (kernel.bpf_stats_enabled set at the start

@@ -33,6 +33,7 @@
 
 #include "sender.h"
 #include "cli.h"
+#include "perf_stat.h"
 
 /* veth defaults: many short repetitions pair better than a few long ones on a shared
  * host (an A/A run here: 21 x 200k gave a 95% half-width of 0.4%, 5 x 1M 1.7%) */
@@ -60,7 +61,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"                 [--port N] [--size B] [--guest-kernel 6.1|6.12] [--counters LIST]\n"
 		"                 [--cross-check-counters] [--no-flame] [--seed N] [--out DIR]\n"
 		"                 [--find-max-rate] [--threaded-napi] [--napi-cpu N|sender]\n"
-		"                 [--engine host|icount]\n"
+		"                 [--engine host|icount] [--pmu-events LIST]\n"
 		"                 [--quiet] [--verbose]\n"
 		"Build the topology, run interleaved trials of every mode in three passes\n"
 		"(timing: no tracing, BPF stats off; count: the counter backends; bpfstats: BPF\n"
@@ -90,9 +91,19 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		"  --engine    host (default): measure on this machine; icount: under qemu's\n"
 		"              -icount shift=0,sleep=off, where guest time counts guest\n"
 		"              instructions: veth runs the whole experiment inside such a guest,\n"
-		"              virtio boots its DUT guest so; reports instructions_per_pkt instead\n"
+		"              virtio boots its DUT guest so; reports guest_instructions_per_pkt\n"
+		"              (guest instructions, never a PMU's instructions_per_pkt) instead\n"
 		"              of cpu_ns_per_pkt (defaults 20k packets x 11 reps; --guest-kernel\n"
 		"              applies)\n"
+		"  --pmu-events  perf events counted by `perf stat` in the timing pass, as\n"
+		"              `perf list` spells them (default cycles,instructions; raw rNNNN,\n"
+		"              cpu_core/EVENT/ and modifiers such as :u allowed; 'none' for none):\n"
+		"              over exactly each window (not the settle wait after it), on the\n"
+		"              threads whose CPU time is cpu_ns_per_pkt; each event E gives\n"
+		"              E_per_pkt (dashes to underscores), scaled by perf when counters\n"
+		"              were shared (its running percentage is kept), null with perf's\n"
+		"              reason where it counted nothing (<not supported>); IPC when both\n"
+		"              cycles and instructions count. Not in an icount guest.\n"
 		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, kept off\n"
 		"              the sender's CPU, so the receive path can fall behind the sender\n"
 		"              (a rate search then bisects for the lossless edge; on a VM the\n"
@@ -140,10 +151,11 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		{ "napi-cpu", required_argument, NULL, 'N' },
 		{ "engine", required_argument, NULL, 'E' },
 		{ "inside-icount", no_argument, NULL, 'I' },
+		{ "pmu-events", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
 	};
 	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0, guest_kernel_set = 0;
-	int count_reps_set = 0;
+	int count_reps_set = 0, pmu_set = 0;
 	static int counter_order[BACKEND_NR + 1];
 	struct run_opts o = {
 		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
@@ -151,7 +163,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
-		.seed = (uint64_t)time(NULL),
+		.seed = (uint64_t)time(NULL), .pmu_events = "cycles,instructions",
 	};
 	uint64_t v, warmup = UINT64_MAX;
 	int c, n;
@@ -159,7 +171,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTN:E:Iqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTN:E:IU:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
@@ -223,6 +235,21 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 						 "a comma list of kprobe, fentry, tracepoint");
 			o.counter_order = counter_order;
 			break;
+		case 'U': {
+			struct perf_stat_value pv[PERF_STAT_MAX_EVENTS];
+
+			pmu_set = 1;
+			if (!strcmp(optarg, "none")) {
+				o.pmu_events = "";
+				break;
+			}
+			if (perf_stat_split_events(optarg, pv, PERF_STAT_MAX_EVENTS) < 0)
+				return bad_value("--pmu-events", optarg,
+						 "a comma list of perf events such as "
+						 "task-clock,cycles (at most 16), or none");
+			o.pmu_events = optarg;
+			break;
+		}
 		case 'G':
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
 				return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
@@ -312,6 +339,13 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 				"only (a virtio guest's NAPI is the guest's)\n");
 		return EXIT_USAGE;
 	}
+	if (o.engine == ENGINE_ICOUNT && pmu_set && o.pmu_events[0]) {
+		fprintf(stderr, "xdptc: --engine icount measures guest instructions, not the "
+				"host's PMU: --pmu-events does not apply\n");
+		return EXIT_USAGE;
+	}
+	if (o.engine == ENGINE_ICOUNT || o.inside_icount)
+		o.pmu_events = ""; /* no PMU in a TCG guest, and none wanted beside it */
 	if (o.engine == ENGINE_ICOUNT) {
 		if (o.find_max_rate || o.threaded_napi ||
 		    (o.rate_pps && strcmp(o.topology, "virtio"))) {

@@ -17,7 +17,7 @@
 #include "bpf_log.h"
 #include "drop_prog.h"
 #include "netns.h"
-#include "pmu.h"
+#include "perf_stat.h"
 #include "skb_counters_user.h"
 
 static void item(json_t *items, const char *name, bool ok, const char *fmt, ...)
@@ -294,6 +294,63 @@ static void check_sysctls(json_t *items, const json_t *sysctls)
 	item(items, "kernel_symbols", v >= 0 && v < 2, "%s", d);
 }
 
+/* What `perf stat -x, -e cycles,instructions CMD` counts, per task (@all_cpus false) or
+ * on every CPU: "ok" when both counted, else perf's words per event into @d. */
+static bool perf_counts(bool all_cpus, char *d, size_t dlen)
+{
+	struct perf_stat_value v[2];
+	char cmd[160];
+	FILE *p;
+	int e;
+
+	snprintf(v[0].event, sizeof(v[0].event), "cycles");
+	snprintf(v[1].event, sizeof(v[1].event), "instructions");
+	snprintf(cmd, sizeof(cmd), "perf stat -x, %s-e cycles,instructions -- %s 2>&1 >/dev/null",
+		 all_cpus ? "-a " : "", all_cpus ? "sleep 0.01" : "true");
+	p = popen(cmd, "r");
+	if (!p) {
+		snprintf(d, dlen, "cannot run perf: %s", strerror(errno));
+		return false;
+	}
+	e = perf_stat_parse(p, ',', v, 2);
+	pclose(p);
+	if (e) {
+		snprintf(d, dlen, "perf stat printed what this cannot read");
+		return false;
+	}
+	snprintf(d, dlen, "cycles %s, instructions %s", v[0].counted ? "counted" : v[0].reason,
+		 v[1].counted ? "counted" : v[1].reason);
+	return v[0].counted && v[1].counted;
+}
+
+/* Hardware counters through perf stat, per task (what a run counts) and per CPU, the
+ * NMI watchdog that holds one of them, and what that means for a run. */
+static void check_pmu(json_t *items, const json_t *sysctls)
+{
+	char d[300], d2[300];
+	bool task, cpu;
+	long wd = (long)json_integer_value(json_object_get(sysctls, "kernel.nmi_watchdog"));
+
+	if (system("command -v perf >/dev/null 2>&1")) {
+		item(items, "pmu", false, "perf is not installed (linux-perf): no perf events");
+		return;
+	}
+	task = perf_counts(false, d, sizeof(d));
+	cpu = perf_counts(true, d2, sizeof(d2));
+	item(items, "pmu", task, task ? "hardware events count per task (%s): a run's "
+				       "cycles_per_pkt and instructions_per_pkt come from perf stat"
+				     : "no hardware events per task (%s; perf stat): a run's "
+				       "cycles_per_pkt and instructions_per_pkt are null with that "
+				       "reason; software events (task-clock, context-switches) still "
+				       "count", d);
+	item(items, "pmu_per_cpu", cpu, "per CPU (perf stat -a): %s", d2);
+	item(items, "nmi_watchdog_off", wd == 0,
+	     wd > 0 ? "kernel.nmi_watchdog=%ld: the watchdog holds a hardware counter on each "
+		      "CPU, so with more events than free counters perf multiplexes them (a "
+		      "run records and shows each event's running percentage)"
+		    : "kernel.nmi_watchdog=%ld: every hardware counter is free for perf", wd);
+}
+
 json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 {
 	static const char *const pkgs[] = { "libbpf1", "libbpf-dev", "bpftool", "clang", "iproute2",
@@ -301,7 +358,6 @@ json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 					    "bpftrace", NULL };
 	json_t *r = json_object(), *items = json_array(), *p = json_object();
 	json_t *sysctls = doctor_sysctls();
-	struct pmu_counters pmu;
 	struct utsname u;
 	char buf[512];
 	int fd;
@@ -321,12 +377,7 @@ json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 	check_backend(items, "kprobes", BACKEND_KPROBE);
 	check_backend(items, "fentry", BACKEND_FENTRY);
 	check_backend(items, "tracepoints", BACKEND_TRACEPOINT);
-	if (pmu_open(&pmu, buf, sizeof(buf)) == 0) {
-		item(items, "pmu", true, "cycles and instructions counters open on %d CPUs", pmu.ncpu);
-		pmu_close(&pmu);
-	} else {
-		item(items, "pmu", false, "%s", buf);
-	}
+	check_pmu(items, sysctls);
 	fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	item(items, "bpf_stats", fd >= 0, fd >= 0 ? "BPF_ENABLE_STATS (run_time_ns, run_cnt) works"
 						  : "BPF_ENABLE_STATS refused: %s",

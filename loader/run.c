@@ -238,12 +238,12 @@ static json_t *engine_json(const struct run_opts *o, const struct topology *icou
 			    json_string(icount_guest
 				? "-icount shift=0: the guest clock advances 1 ns per guest "
 				  "instruction, so the guest's NAPI thread and ksoftirqd CPU time in "
-				  "ns counts instructions; instructions_per_pkt = those ns over "
+				  "ns counts instructions; guest_instructions_per_pkt = those ns over "
 				  "pkts_at_dut"
 				: "-icount shift=0: the guest clock advances 2^0 = 1 ns per guest "
 				  "instruction, so per-task CPU time in ns (schedstat, "
 				  "CLOCK_THREAD_CPUTIME_ID) counts instructions; "
-				  "instructions_per_pkt = those ns over pkts_at_dut"));
+				  "guest_instructions_per_pkt = those ns over pkts_at_dut"));
 	return e;
 }
 
@@ -259,6 +259,54 @@ static double per_pkt(uint64_t v, uint64_t pkts)
 static json_t *real_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The perf stat figures of timing trial @r into @t: "perf" (per event its value, unit,
+ * running percentage and the lines summed, or null with perf's reason), and per event
+ * E_per_pkt over pkts_at_dut (null when uncounted), E_pct_running when below 100,
+ * "ipc" when cycles and instructions both counted, "perf_enabled_ns" (the counted
+ * window) and "perf_error" when perf stat failed. */
+static void perf_json(json_t *t, const struct trial_result *r)
+{
+	json_t *pj = json_object();
+	double cyc = NAN, ins = NAN;
+
+	for (int i = 0; i < r->perf_n; i++) {
+		const struct perf_stat_value *v = &r->perf[i];
+		json_t *o = json_object();
+		bool ok = r->have_perf && v->counted;
+		char k[112];
+
+		json_object_set_new(o, "value", ok ? json_real(v->value) : json_null());
+		if (ok) {
+			json_object_set_new(o, "unit", json_string(v->unit));
+			json_object_set_new(o, "pct_running", json_real(v->pct_running));
+			json_object_set_new(o, "lines", json_integer(v->lines));
+		} else {
+			json_object_set_new(o, "reason", json_string(r->perf_error[0] ? r->perf_error
+										: v->reason));
+		}
+		json_object_set_new(pj, v->event, o);
+		json_object_set_new(t, v->metric,
+				    ok && r->pkts_at_dut ? json_real(v->value / (double)r->pkts_at_dut)
+							 : json_null());
+		if (ok && v->pct_running < 100) {
+			snprintf(k, sizeof(k), "%.*s_pct_running",
+				 (int)(strlen(v->metric) - strlen("_per_pkt")), v->metric);
+			json_object_set_new(t, k, json_real(v->pct_running));
+		}
+		if (ok && !strcmp(v->event, "cycles"))
+			cyc = v->value;
+		if (ok && !strcmp(v->event, "instructions"))
+			ins = v->value;
+	}
+	json_object_set_new(t, "perf", pj);
+	if (isfinite(cyc) && isfinite(ins) && cyc > 0)
+		json_object_set_new(t, "ipc", json_real(ins / cyc));
+	if (r->perf_enabled_ns)
+		json_object_set_new(t, "perf_enabled_ns", json_integer((json_int_t)r->perf_enabled_ns));
+	if (r->perf_error[0])
+		json_object_set_new(t, "perf_error", json_string(r->perf_error));
 }
 
 static json_t *trial_json(const struct trial_result *r, const char *label, int rep, int seq,
@@ -293,7 +341,7 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 	SETI("sender_cpu_ns", r->sender_cpu_ns);
 	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
 	SETI("cpus_busy_ns", r->cpus_busy_ns);
-	if (!r->vcpu_ns && g_time_key[0] != 'i') { /* the host's own measured tasks */
+	if (!r->vcpu_ns && g_time_key[0] != 'g') { /* the host's own measured tasks */
 		SETI("steal_ns", r->steal_ns);
 		SETI("other_busy_ns", r->other_busy_ns);
 		json_object_set_new(t, "other_load", json_boolean(r->other_load));
@@ -303,12 +351,8 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 		SETI("guest_vcpu_ns", r->vcpu_ns);
 	SETR(g_time_key, r->cpu_ns_per_pkt);
 	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
-	if (r->have_pmu) {
-		SETI("cycles", r->cycles);
-		SETI("instructions", r->instructions);
-		SETR("cycles_per_pkt", per_pkt(r->cycles, r->pkts_at_dut));
-		SETR("instructions_per_pkt", per_pkt(r->instructions, r->pkts_at_dut));
-	}
+	if (r->perf_n) /* perf stat over the window: each event, and it per packet */
+		perf_json(t, r);
 	if (r->have_counts) {
 		char backends[128] = "";
 
@@ -590,7 +634,7 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 	eta = el / p->done * (p->total - p->done);
 	fprintf(stderr, "%s[%3d/%d] %-8s rep %2d/%-2d %-10s ", tty ? "\r\033[K" : "", p->done,
 		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
-	if ((r->pass == PASS_TIMING || r->pass == PASS_PROFILE) && g_time_key[0] == 'i')
+	if ((r->pass == PASS_TIMING || r->pass == PASS_PROFILE) && g_time_key[0] == 'g')
 		fprintf(stderr, "%8.1f instr/pkt   ", r->cpu_ns_per_pkt);
 	else if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
@@ -681,16 +725,17 @@ static json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote
 {
 	json_t *caps = json_object(), *pmu_j = json_object(), *cnt_j = json_object();
 
+	/* hardware events counting per task (doctor's perf stat try); what each asked-for
+	 * event gave is in every timing trial's "perf" */
 	json_object_set_new(pmu_j, "available", json_boolean(have_pmu));
 	if (!have_pmu)
 		json_object_set_new(pmu_j, "reason", json_string(pmu_why));
 	json_object_set_new(caps, "pmu", pmu_j);
 	json_object_set_new(caps, "time_metric",
-			    json_string(g_time_key[0] == 'i'
-				? "instructions_per_pkt (guest CPU time at -icount shift=0: 1 ns = 1 instruction)"
+			    json_string(g_time_key[0] == 'g'
+				? "guest_instructions_per_pkt (guest CPU time at -icount shift=0: 1 ns = 1 instruction)"
 				: remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
-				: have_pmu ? "cycles_per_pkt and cpu_ns_per_pkt"
-					   : "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
+				: "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
 	json_decref(cnt_j);
 	cnt_j = counters_plan_to_json(&ci->plan);
 	json_object_del(cnt_j, "ok");
@@ -717,7 +762,8 @@ int run_main(const struct run_opts *opts)
 	const struct run_opts *o = &local;
 	struct topology topo;
 	struct trial_env env;
-	struct pmu_counters pmu;
+	struct perf_stat_value perf_events[PERF_STAT_MAX_EVENTS];
+	int perf_n = 0;
 	struct progress prog;
 	struct dut dut;
 	struct dut_counters_info ci;
@@ -746,7 +792,7 @@ int run_main(const struct run_opts *opts)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	/* before anything is measured: a results directory that cannot be made fails now */
 	if (o->inside_icount || icount_dut) {
-		g_time_key = "instructions_per_pkt";
+		g_time_key = "guest_instructions_per_pkt"; /* never a PMU's instructions_per_pkt */
 		setenv("ICOUNT", "1", 1); /* virtio.sh: boot the guest under icount */
 	}
 	e = make_run_dir(o->out_dir, stamp,
@@ -936,21 +982,33 @@ int run_main(const struct run_opts *opts)
 		}
 	}
 	/* the lines that decide this run's metrics */
-	if (icount_dut)
-		snprintf(pmu_why, sizeof(pmu_why), "not measured for a guest (under icount its "
-						   "clock counts instructions instead)");
-	else if (remote)
-		snprintf(pmu_why, sizeof(pmu_why), "not measured for a guest: cpu_ns_per_pkt is the "
-						   "host CPU time of the guest's vCPU thread");
+	if (icount_dut || o->inside_icount)
+		snprintf(pmu_why, sizeof(pmu_why), "not counted in an icount guest (its time metric "
+						   "is guest instructions)");
+	else if (!o->pmu_events[0])
+		snprintf(pmu_why, sizeof(pmu_why), "no perf events asked for (--pmu-events none)");
+	else if (!doctor_item_ok(doctor, "perf"))
+		snprintf(pmu_why, sizeof(pmu_why), "perf is not installed (linux-perf)");
 	else
-		have_pmu = pmu_open(&pmu, pmu_why, sizeof(pmu_why)) == 0;
-	fprintf(stderr, "xdptc: time per packet from %s%s\n",
+		perf_n = perf_stat_split_events(o->pmu_events, perf_events, PERF_STAT_MAX_EVENTS);
+	if (perf_n < 0)
+		perf_n = 0;
+	if (!pmu_why[0]) { /* hardware events per task: what doctor's perf stat try found */
+		have_pmu = doctor_item_ok(doctor, "pmu");
+		if (!have_pmu)
+			snprintf(pmu_why, sizeof(pmu_why), "%s", doctor_item_detail(doctor, "pmu"));
+	}
+	fprintf(stderr, "xdptc: time per packet from %s\n",
 		icount_dut ? "the guest's NAPI thread and ksoftirqd time (icount: instructions)"
 		: o->inside_icount ? "per-task CPU time in the icount guest (instructions)"
-		: remote ? "the guest's vCPU thread time" : "per-task CPU time",
-		have_pmu ? "; cycles and instructions from the PMU" : "");
-	if (!have_pmu)
-		fprintf(stderr, "xdptc: cycles_per_pkt n/a: %s\n", pmu_why);
+		: remote ? "the guest's vCPU thread time" : "per-task CPU time");
+	if (perf_n)
+		fprintf(stderr, "xdptc: perf stat counts %s over each timing window on %s%s%s\n",
+			o->pmu_events, remote ? "the guest's vCPU threads" : "the sender thread and the "
+			"softirq/NAPI threads", have_pmu ? "" : "; hardware events: ",
+			have_pmu ? "" : pmu_why);
+	else
+		fprintf(stderr, "xdptc: perf events not counted: %s\n", pmu_why);
 	/* the count pass's probes: loaded once now so their capability is known up front,
 	 * then again only for the count pass */
 	e = dut_counters_open(&dut, o->counter_order, o->cross_check, &ci, why, sizeof(why));
@@ -1000,6 +1058,22 @@ int run_main(const struct run_opts *opts)
 		json_object_set_new(json_object_get(run, "settings"), "napi_thread_sched",
 				    json_string(napi_sched));
 	json_object_set_new(run, "capabilities", capabilities_json(have_pmu, pmu_why, remote, &ci));
+	{ /* the perf events asked for, their metrics, and the threads they count */
+		json_t *set = json_object_get(run, "settings"), *ev = json_array();
+
+		for (int i = 0; i < perf_n; i++)
+			json_array_append_new(ev, json_pack("{s:s, s:s}", "event", perf_events[i].event,
+							    "metric", perf_events[i].metric));
+		json_object_set_new(set, "perf_events", ev);
+		json_object_set_new(set, "perf_scope",
+				    perf_n ? json_string(remote ? "the guest's vCPU threads (host side)"
+								: "the sender thread and the DUT's "
+								  "softirq/NAPI threads, as "
+								  "cpu_ns_per_pkt")
+					   : json_null());
+		if (!perf_n)
+			json_object_set_new(set, "perf_events_reason", json_string(pmu_why));
+	}
 	json_object_set_new(run, "doctor", doctor);
 	doctor = NULL;
 	if (remote) { /* the guest's own report, from inside */
@@ -1059,7 +1133,10 @@ int run_main(const struct run_opts *opts)
 	for (int p = 0; p < PASS_NR && !g_stop; p++) {
 		bool stats_on = false;
 
-		env.pmu = (p == PASS_TIMING && have_pmu) ? &pmu : NULL;
+		/* perf stat in the timing pass only (never beside probes or BPF statistics) */
+		env.perf_events = perf_events;
+		env.perf_nevents = p == PASS_TIMING ? perf_n : 0;
+		env.perf_event_list = o->pmu_events;
 		if (p == PASS_BPFSTATS) {
 			e = dut_bpf_stats(&dut, true);
 			if (e) {
@@ -1187,8 +1264,6 @@ failed:
 out:
 	if (have_dut)
 		dut_close(&dut);
-	if (have_pmu)
-		pmu_close(&pmu);
 	if (topo.prefix[0]) {
 		fprintf(stderr, "xdptc: %s topology %s: down\n", o->topology, topo.prefix);
 		run_topology_cmd(o, o->topology, "down", &topo);

@@ -49,6 +49,9 @@ struct run_opts {
 	int argc;                  /* the command line, for the inner run of the engine */
 	char **argv;
 	int quiet;
+	const char *pmu_events;    /* perf events counted by perf stat in the timing pass, a
+				    * comma list as perf spells them (default
+				    * "cycles,instructions"); "" none */
 };
 
 /* run_main - do the run. Returns the process exit status: 0 done, 1 failed,

@@ -118,7 +118,7 @@ static int dev_stats_in(const char *netns, const char *dev, struct netdev_stats 
 struct snapshot {
 	struct dut_snapshot dut;
 	struct netdev_stats snd;
-	uint64_t cycles, instructions, vcpu_ns;
+	uint64_t vcpu_ns;
 };
 
 /* Start `perf record -a -g -e cpu-clock` writing @path; returns its pid or -errno. */
@@ -169,8 +169,6 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 		pass = PASS_TIMING; /* the DUT reads its timing figures */
 	if ((e = dut_snapshot(env->dut, (enum dut_pass)pass, &s->dut)) ||
 	    (e = dev_stats_in(env->snd_netns, env->snd_dev, &s->snd)))
-		return e;
-	if (pass == PASS_TIMING && env->pmu && (e = pmu_read(env->pmu, &s->cycles, &s->instructions)))
 		return e;
 	if (env->cpu_source == CPU_GUEST_VCPU)
 		s->vcpu_ns = threads_cpu_ns(env->qemu_pid, &env->vcpus);
@@ -277,11 +275,6 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	if (r->pass == PASS_TIMING && r->mode != MODE_NONE &&
 	    e->dut.bpf_run_cnt > b->dut.bpf_run_cnt)
 		r->bpf_stats_on = true;
-	if (r->pass == PASS_TIMING && env->pmu) {
-		r->have_pmu = true;
-		r->cycles = e->cycles - b->cycles;
-		r->instructions = e->instructions - b->instructions;
-	}
 	if (r->pass == PASS_COUNT && e->dut.have_counts && b->dut.have_counts) {
 		r->have_counts = true;
 		for (int i = 0; i < CNT_NR; i++)
@@ -294,11 +287,71 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	}
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Start perf stat on the threads whose CPU time is this trial's cpu_ns_per_pkt (the
+ * sender @sender and the DUT's softirq/NAPI threads; a guest's vCPU threads) and turn
+ * its counters on. A failure is recorded in r->perf_error, never fails the trial. */
+static int perf_window_begin(const struct trial_env *env, pid_t sender, struct perf_stat *ps,
+			     struct trial_result *r, uint64_t *t_on)
+{
+	pid_t tids[PERF_STAT_MAX_TIDS];
+	const struct softirq_tasks *t = env->cpu_source == CPU_SENDER_AND_SOFTIRQ
+		? &env->dut->softirq : &env->vcpus;
+	int n = 0, e;
+
+	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ)
+		tids[n++] = sender;
+	for (int i = 0; i < t->n && n < PERF_STAT_MAX_TIDS; i++)
+		tids[n++] = t->pid[i];
+	e = perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
+			    sizeof(r->perf_error));
+	if (!e && (e = perf_stat_enable(ps, true))) {
+		snprintf(r->perf_error, sizeof(r->perf_error), "perf stat did not start counting: %s",
+			 strerror(-e));
+		perf_stat_abort(ps);
+	}
+	*t_on = mono_ns();
+	return e;
+}
+
+static void perf_window_end(struct perf_stat *ps, struct trial_result *r, uint64_t t_on)
+{
+	int e = perf_stat_enable(ps, false);
+
+	r->perf_enabled_ns = mono_ns() - t_on;
+	if (e)
+		snprintf(r->perf_error, sizeof(r->perf_error), "perf stat did not stop counting: %s",
+			 strerror(-e));
+}
+
+static void perf_window_collect(const struct trial_env *env, struct perf_stat *ps,
+				struct trial_result *r)
+{
+	r->perf_n = env->perf_nevents;
+	memcpy(r->perf, env->perf_events, sizeof(r->perf[0]) * (size_t)r->perf_n);
+	if (!r->perf_error[0] &&
+	    !perf_stat_finish(ps, r->perf, r->perf_n, r->perf_error, sizeof(r->perf_error))) {
+		r->have_perf = true;
+		return;
+	}
+	perf_stat_abort(ps);
+}
+
 int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
 	      uint64_t packets, struct trial_result *r)
 {
 	struct snapshot before, after;
 	struct child_report rep;
+	struct perf_stat ps;
+	bool perf_on = pass == PASS_TIMING && env->perf_nevents > 0, perf_started = false;
+	uint64_t t_on = 0;
 	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, e, status;
 	pid_t pid = -1, perf_pid = -1;
 	char ready;
@@ -347,6 +400,8 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 			goto out;
 		}
 	}
+	if (perf_on) /* perf's counters on right before the window, on its threads */
+		perf_started = perf_window_begin(env, pid, &ps, r, &t_on) == 0;
 	e = snapshot_take(env, pass, &before);
 	if (!e && write(down[1], "G", 1) != 1)
 		e = -EPIPE;
@@ -359,6 +414,8 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		snprintf(r->error, sizeof(r->error), "the sender died during the window");
 		goto out;
 	}
+	if (perf_started) /* and off right after it, before the settle wait */
+		perf_window_end(&ps, r, t_on);
 	if (rep.err) {
 		e = rep.err;
 		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-e));
@@ -378,7 +435,13 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		goto out;
 	}
 	compute(env, &before, &after, &rep, r);
+	if (perf_started) {
+		perf_started = false;
+		perf_window_collect(env, &ps, r);
+	}
 out:
+	if (perf_started)
+		perf_stat_abort(&ps);
 	if (perf_pid > 0)
 		perf_stop(perf_pid, env->profile_path);
 	if (pid > 0) {

@@ -16,7 +16,7 @@
 
 #include "drop_prog.h"
 #include "dut.h"
-#include "pmu.h"
+#include "perf_stat.h"
 #include "sender.h"
 #include "skb_counters_user.h"
 
@@ -51,7 +51,11 @@ struct trial_env {
 	uint64_t warmup;                 /* packets sent before the window */
 	uint64_t rate_pps;               /* 0: as fast as possible */
 	volatile int *stop;              /* set by a signal handler: abandon the trial */
-	struct pmu_counters *pmu;        /* timing pass: open PMU counters (local DUT), or NULL */
+	/* timing pass: perf events counted by `perf stat` over the window, on the threads
+	 * whose CPU time is cpu_ns_per_pkt (perf_stat.h); perf_nevents 0: none */
+	const struct perf_stat_value *perf_events;
+	int perf_nevents;
+	const char *perf_event_list;     /* the same as a comma list, for perf */
 	const char *profile_path;        /* profile pass: perf data is written to PATH.data */
 	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
 	bool veth_pair;                  /* veth: one drop on the way shows on both ends */
@@ -81,8 +85,12 @@ struct trial_result {
 	uint64_t vcpu_ns;         /* virtio: host CPU time of the guest's vCPU threads, ns */
 	double cpu_ns_per_pkt;    /* veth: (sender + softirq threads) / pkts_at_dut;
 				   * virtio: vCPU threads' time / pkts_at_dut */
-	bool have_pmu;
-	uint64_t cycles, instructions;
+	bool have_perf;           /* perf stat counted over the window */
+	struct perf_stat_value perf[PERF_STAT_MAX_EVENTS]; /* per event, as perf gave it */
+	int perf_n;
+	uint64_t perf_enabled_ns; /* from perf's enable to its disable (the sender's window
+				   * and the messages around it, not the settle wait), ns */
+	char perf_error[160];     /* perf stat failed for this trial: why (its values null) */
 	bool have_counts;
 	struct skb_counts counts; /* count pass: event deltas */
 	bool have_bpf_stats;

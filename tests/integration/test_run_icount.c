@@ -3,7 +3,7 @@
  * Integration test of the icount engine (issue 8): a CI-sized `xdptc run --engine icount`
  * runs the veth experiment inside a qemu TCG guest started with -icount shift=0,sleep=off.
  * Its run.json must be labelled with the engine (name, qemu, icount settings, guest
- * kernel) and report instructions_per_pkt, never cpu_ns_per_pkt; repeated measurements of
+ * kernel) and report guest_instructions_per_pkt, never cpu_ns_per_pkt; repeated measurements of
  * the same mode inside the one guest must agree within 1% (every timing trial of tc
  * within 1% of the median, and the tc-vs-tc A/A interval within +-1%); the mechanism
  * counts must be the host engine's (TC: one stack entry per packet; native XDP: none).
@@ -84,7 +84,7 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	assert_non_null(strstr(json_string_value(json_object_get(engine, "qemu")), "QEMU"));
 	assert_non_null(json_string_value(json_object_get(engine, "guest_kernel")));
 	assert_string_equal(json_string_value(json_object_get(run, "time_metric")),
-			    "instructions_per_pkt");
+			    "guest_instructions_per_pkt");
 	/* the guest's log is kept with the results */
 	snprintf(path, sizeof(path), "%s/guest-run.log", dir);
 	assert_int_equal(access(path, R_OK), 0);
@@ -94,12 +94,12 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	xdp = mode_summary(run, "xdpdrv");
 	assert_non_null(tc);
 	assert_non_null(xdp);
-	med = num(tc, "instructions_per_pkt");
+	med = num(tc, "guest_instructions_per_pkt");
 	assert_true(med > 0);
 	assert_null(json_object_get(tc, "cpu_ns_per_pkt"));
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
 		const char *mode = json_string_value(json_object_get(t, "mode"));
-		double v = num(t, "instructions_per_pkt");
+		double v = num(t, "guest_instructions_per_pkt");
 
 		assert_null(json_object_get(t, "cpu_ns_per_pkt"));
 		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing") ||
@@ -117,7 +117,7 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 		printf("# A/A tc vs tc: [%+.3f%%, %+.3f%%]\n",
 		       100 * num(d, "ci95_lo"), 100 * num(d, "ci95_hi"));
 		assert_string_equal(json_string_value(json_object_get(d, "metric")),
-				    "instructions_per_pkt");
+				    "guest_instructions_per_pkt");
 		assert_true(fabs(num(d, "ci95_lo")) <= 0.01 && fabs(num(d, "ci95_hi")) <= 0.01);
 		aa_seen = 1;
 	}
