@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * perf events in a run, proven on a machine without a PMU: software events stand in.
+ * `xdptc run --pmu-events task-clock,cycles,context-switches,cpu-migrations` on veth:
+ *  - task_clock_per_pkt (perf stat over the window, on the sender and softirq threads)
+ *    agrees with cpu_ns_per_pkt (the scheduler's per-task time of the same threads)
+ *    within 3% for every mode: the same scope;
+ *  - the counted window is the sender's window, not the settle wait after it: perf's
+ *    enabled time exceeds the sender's wall time by less than the settle wait's 20 ms;
+ *  - cycles_per_pkt is null with perf's own reason where the machine has no PMU (here
+ *    "<not supported>"), or a number where it has one;
+ *  - context switches and migrations per packet are plausible (0 <= x < 1);
+ *  - each counted event gets its paired delta.
+ * Needs root and perf. Run from the repository root.
+ */
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "run_helpers.h"
+
+static const char *xdptc = "./build/xdptc";
+
+static const json_t *delta_of(const json_t *run, const char *metric, const char *b)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "metric")), metric) &&
+		    !strcmp(json_string_value(json_object_get(d, "b")), b))
+			return d;
+	return NULL;
+}
+
+static void test_software_events_stand_in(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-perf-test-XXXXXX", cmd[768], path[700];
+	json_t *run, *t;
+	char *dir;
+	size_t i;
+	int st, timing = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(cmd, sizeof(cmd), "%s run --pmu-events task-clock,cycles,context-switches,"
+		 "cpu-migrations --packets 100k --reps 6 --count-reps 1 --no-flame --quiet "
+		 "--out %s 2>%s.log", xdptc, tmpl, tmpl);
+	st = system(cmd);
+	snprintf(path, sizeof(path), "%s.log", tmpl);
+	assert_run_ok(st, path);
+	dir = find_run_dir(tmpl);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, NULL);
+	assert_non_null(run);
+	for (int k = 0; k < 2; k++) {
+		const char *mode = k ? "xdpdrv" : "tc";
+		json_t *m = mode_summary(run, mode);
+		double tc = num(m, "task_clock_per_pkt"), cpu = num(m, "cpu_ns_per_pkt");
+		double cs = num(m, "context_switches_per_pkt"), mig = num(m, "cpu_migrations_per_pkt");
+
+		printf("# %-6s task_clock_per_pkt %.1f ns, cpu_ns_per_pkt %.1f ns (%+.2f%%); "
+		       "context switches %.5f, migrations %.5f per packet; cycles_per_pkt: %s\n",
+		       mode, tc, cpu, 100 * (tc / cpu - 1), cs, mig,
+		       json_is_number(json_object_get(m, "cycles_per_pkt"))
+			       ? "counted"
+			       : json_string_value(json_object_get(m, "cycles_per_pkt_reason")));
+		assert_true(fabs(tc / cpu - 1) < 0.03);
+		assert_true(cs >= 0 && cs < 1);
+		assert_true(mig >= 0 && mig < 1);
+		if (!json_is_number(json_object_get(m, "cycles_per_pkt")))
+			assert_non_null(strstr(json_string_value(json_object_get(m,
+						"cycles_per_pkt_reason")), "<not"));
+		assert_non_null(delta_of(run, "task_clock_per_pkt", "xdpdrv"));
+	}
+	json_array_foreach(json_object_get(run, "trials"), i, t) {
+		double on, wall;
+
+		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing"))
+			continue;
+		timing++;
+		on = num(t, "perf_enabled_ns");
+		wall = num(t, "wall_ns");
+		/* the sender's window and the two pipe messages around it; the settle wait
+		 * (20 ms or more) would show */
+		assert_true(on >= wall * 0.99);
+		assert_true(on - wall < 15e6);
+		assert_non_null(json_object_get(json_object_get(t, "perf"), "task-clock"));
+	}
+	assert_int_equal(timing, 12);
+	json_decref(run);
+	free(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.log", tmpl, tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_software_events_stand_in),
+	};
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_run_perf needs root\n");
+		return 1;
+	}
+	if (getenv("XDPTC_BIN"))
+		xdptc = getenv("XDPTC_BIN");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
