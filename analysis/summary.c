@@ -612,7 +612,9 @@ json_t *summary_compute(const json_t *run)
 					sys ? "the A/A arm: identical arms differ systematically (the "
 					      "interval excludes 0): the noise floor is at least this "
 					      "difference"
-					    : "the A/A arm: its interval is the noise floor"));
+					: json_is_number(json_object_get(d, "ci95_lo"))
+					    ? "the A/A arm: its interval is the noise floor"
+					    : "the A/A arm: " SUMMARY_FEW_PAIRS_REASON));
 				if (sys)
 					json_object_set_new(d, "aa_systematic", json_true());
 				if (k == 0 && json_is_number(json_object_get(d, "ci95_lo")))
@@ -857,11 +859,11 @@ int summary_headline(const json_t *run, FILE *out)
 		const char *b = str_or(json_string_value(json_object_get(d, "b")), "?");
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
+		bool time = !strcmp(metric, summary_time_metric(run));
 		const char *what = !strcmp(metric, "guest_instructions_per_pkt") ? "guest instructions per packet"
-				   : !strcmp(metric, "instructions_per_pkt") ? "instructions per packet"
-				   : !strcmp(metric, "cycles_per_pkt")     ? "cycles per packet"
+				   : !strcmp(metric, "cpu_ns_per_pkt")	    ? "CPU time per packet"
 				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
-									    : "CPU time per packet";
+									    : metric;
 		int pr = json_is_number(lo) ? pct_decimals(l, h) : 1;
 		char x[32], y[32], v[32];
 
@@ -879,7 +881,7 @@ int summary_headline(const json_t *run, FILE *out)
 		else
 			fprintf(out, ", %lld pairs: too few to call",
 				json_integer_value(json_object_get(d, "pairs")));
-		if (strncmp(metric, "max_drop_pps", 12) && strcmp(metric, "cycles_per_pkt")) {
+		if (time) { /* the mechanism, once: beside the time metric */
 			const json_t *mb = mode_of(modes, b), *ma = mode_of(modes, a);
 
 			mechanism_words(out, mb, ma, b, a);

@@ -182,6 +182,10 @@ int cmd_sweep(int argc, char **argv)
 			} else if (delta) {
 				fprintf(md, "%+.1f%%, no interval | %lld |", 100 * num(delta, "rel_delta"),
 					json_integer_value(json_object_get(delta, "pairs")));
+				/* a point with no bar: too few pairs for an interval */
+				fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, vals[i],
+					100 * num(delta, "rel_delta"), 100 * num(delta, "rel_delta"),
+					100 * num(delta, "rel_delta"));
 			} else {
 				fprintf(md, "baseline | |");
 			}
