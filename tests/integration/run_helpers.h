@@ -42,6 +42,15 @@ static inline void assert_run_ok(int st, const char *log)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* The run.json at @path must hold to docs/run.schema.json (tests/validate-run-json.sh). */
+static inline void assert_run_json_valid(const char *path)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "sh tests/validate-run-json.sh '%s'", path);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Namespaces and links whose names start with @prefix right now. */
 static inline int count_leftovers(const char *prefix)
 {

@@ -74,6 +74,7 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	assert_non_null(dir);
 	assert_non_null(strstr(dir, "-veth-icount"));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, &jerr);
 	assert_non_null(run);
 

@@ -81,6 +81,7 @@ static json_t *short_run(const char *extra, char *md, size_t mdlen, int *st, cha
 	md[0] = '\0';
 	if (dir) {
 		snprintf(path, sizeof(path), "%s/run.json", dir);
+		assert_run_json_valid(path);
 		run = json_load_file(path, 0, NULL);
 		snprintf(path, sizeof(path), "%s/summary.md", dir);
 		f = fopen(path, "r");
@@ -264,6 +265,7 @@ static void test_a_program_put_on_the_dut_meanwhile(void **state)
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir); /* the trials measured before are kept, marked incomplete */
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, NULL);
 	assert_non_null(run);
 	printf("# run.json incomplete: %s\n",

@@ -62,6 +62,7 @@ static void test_software_events_stand_in(void **state)
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, NULL);
 	assert_non_null(run);
 	for (int k = 0; k < 2; k++) {

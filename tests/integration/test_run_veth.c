@@ -89,6 +89,7 @@ static void test_short_run_shows_the_mechanism(void **state)
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, &jerr);
 	assert_non_null(run);
 	assert_string_equal(json_string_value(json_object_get(run, "schema")), "xdptc.run/1");
@@ -279,6 +280,7 @@ static void test_unavailable_counts_are_null_not_zero(void **state)
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, NULL);
 	assert_non_null(run);
 	tc = mode_summary(run, "tc");
@@ -423,6 +425,7 @@ static json_t *run_rate_search(const char *tmpl, const char *tag, const char *ar
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	free(dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, &jerr);
 	assert_non_null(run);
 	return run;

@@ -63,6 +63,7 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, &jerr);
 	assert_non_null(run);
 	assert_string_equal(json_string_value(json_object_get(run, "topology")), "virtio");
@@ -173,6 +174,7 @@ static void test_virtio_fentry_when_kprobes_are_off(void **state)
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
+	assert_run_json_valid(path);
 	run = json_load_file(path, 0, NULL);
 	assert_non_null(run);
 	cnt = json_object_get(json_object_get(run, "capabilities"), "counters");

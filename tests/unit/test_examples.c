@@ -100,6 +100,9 @@ static void test_examples_are_current(void **state)
 	}
 	closedir(d);
 	printf("# %d committed examples checked, %d stale\n", checked, stale);
+	/* and each holds to the documented schema */
+	assert_int_equal(system("sh tests/validate-run-json.sh " EXAMPLES "/*/run.json "
+				">/dev/null"), 0);
 	assert_true(checked >= 10);
 	assert_int_equal(stale, 0);
 }
