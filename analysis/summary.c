@@ -860,7 +860,7 @@ int summary_headline(const json_t *run, FILE *out)
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
 		bool time = !strcmp(metric, summary_time_metric(run));
-		const char *what = !strcmp(metric, "guest_instructions_per_pkt") ? "guest instructions per packet"
+		const char *what = summary_time_is_guest(metric) ? "guest instructions per packet"
 				   : !strcmp(metric, "cpu_ns_per_pkt")	    ? "CPU time per packet"
 				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
 									    : metric;

@@ -7,7 +7,7 @@ set tics nomirror
 
 set terminal svg size 800,480 dynamic noenhanced font 'Verdana,11'
 set output 'instructions_per_pkt.svg'
-set title 'instructions_per_pkt (icount guest: 1 ns = 1 instruction), each timing repetition (dots) and the median (bar)'
+set title 'guest instructions per packet (icount guest: 1 ns = 1 instruction), each timing repetition (dots) and the median (bar)'
 set ylabel 'instructions per packet'
 set xrange [-0.6:2.6]
 set yrange [0:*]
@@ -42,7 +42,7 @@ set style data points
 
 set terminal pngcairo size 800,480 noenhanced font 'Verdana,10'
 set output 'instructions_per_pkt.png'
-set title 'instructions_per_pkt (icount guest: 1 ns = 1 instruction), each timing repetition (dots) and the median (bar)'
+set title 'guest instructions per packet (icount guest: 1 ns = 1 instruction), each timing repetition (dots) and the median (bar)'
 set ylabel 'instructions per packet'
 set xrange [-0.6:2.6]
 set yrange [0:*]
