@@ -3,6 +3,7 @@
 #   make            build build/xdptc (BPF objects, skeletons, loader)
 #   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
 #   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
+#   make check      build + the tests that need no root (unit tests, examples, schema)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
@@ -55,7 +56,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
-.PHONY: all deps run-veth run-virtio sweep-veth test unit-test integration-test fuzz cleanup clean
+.PHONY: all deps run-veth run-virtio sweep-veth check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -111,6 +112,20 @@ sweep-veth: deps
 # guest-kernel cache that starts empty: tests/fresh-machine.sh), then the quick ones
 # again on the machine as it is, with whatever earlier work left on it.
 HERE_TESTS := $(BUILD)/tests/test_bad_input $(BUILD)/tests/test_veth_drop
+
+# make check: build, and the tests that need no root, no apt and no namespaces (unit
+# tests, and the committed examples against what this version's report computes and
+# against run.json's schema); under a minute, as any user, once the packages are there.
+check unit-test:
+	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS)
+	@sh tests/run-tests.sh $(UNIT_TESTS)
+
+# make integration-test: the tests on real devices, packets and guests (root)
+integration-test: deps
+	@$(MAKE) --no-print-directory -s all $(INTEG_TESTS)
+	@sh tests/run-tests.sh --fresh $(INTEG_TESTS) --here $(HERE_TESTS)
+
+# make test: both, with one closing line for the whole suite
 test: deps
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)
 	@sh tests/run-tests.sh $(UNIT_TESTS) --fresh $(INTEG_TESTS) --here $(HERE_TESTS)

@@ -85,13 +85,17 @@ int perf_stat_parse_line(const char *line, char sep, struct perf_stat_value *v)
 
 /* Is @printed the line of asked-for event @asked: the same name, or the name inside a
  * PMU's "pmu/asked/" (hybrid machines print one line per core type)? */
-static bool is_line_of(const char *printed, const char *asked)
+static bool is_line_of(const char *printed, const char *asked, bool *user_only)
 {
 	const char *s = strchr(printed, '/');
 	size_t n = strlen(asked);
 
+	*user_only = false;
 	if (!strcmp(printed, asked))
 		return true;
+	/* perf's own fallback for a caller that may not count the kernel */
+	if (!strncmp(printed, asked, n) && !strcmp(printed + n, ":u") && !strchr(asked, ':'))
+		return *user_only = true;
 	return s && !strchr(asked, '/') && !strncmp(s + 1, asked, n) && s[1 + n] == '/' &&
 	       !s[2 + n];
 }
@@ -119,9 +123,11 @@ int perf_stat_parse(FILE *in, char sep, struct perf_stat_value *vals, int n)
 			continue;
 		for (int i = 0; i < n; i++) {
 			struct perf_stat_value *x = &vals[i];
+			bool user_only;
 
-			if (!is_line_of(v.event, x->event))
+			if (!is_line_of(v.event, x->event, &user_only))
 				continue;
+			x->user_only |= user_only;
 			if (v.counted) {
 				if (!x->counted || !x->lines) {
 					x->value = 0;

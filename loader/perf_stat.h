@@ -39,6 +39,8 @@ struct perf_stat_value {
 	char unit[16];      /* the unit of value: "ns" for the clocks, else perf's or "" */
 	double pct_running; /* of the enabled time the counter ran, 0-100 */
 	int lines;          /* perf's lines summed into it (more than 1 on hybrid PMUs) */
+	bool user_only;     /* perf counted it in user space only ("EVENT:u": an unprivileged
+			     * caller under kernel.perf_event_paranoid >= 2) */
 	char reason[96];    /* when !counted: perf's "<not supported>", "<not counted>", ... */
 };
 

@@ -282,6 +282,8 @@ static void perf_json(json_t *t, const struct trial_result *r)
 			json_object_set_new(o, "unit", json_string(v->unit));
 			json_object_set_new(o, "pct_running", json_real(v->pct_running));
 			json_object_set_new(o, "lines", json_integer(v->lines));
+			if (v->user_only) /* perf's :u fallback: user space only */
+				json_object_set_new(o, "user_only", json_true());
 		} else {
 			json_object_set_new(o, "reason", json_string(r->perf_error[0] ? r->perf_error
 										: v->reason));

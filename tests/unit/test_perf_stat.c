@@ -140,6 +140,21 @@ static void test_hybrid(void **state)
 	assert_int_equal(v[1].lines, 1);
 }
 
+/* An unprivileged caller under kernel.perf_event_paranoid=2: perf counts user space only
+ * and says so by the name (as perf 6.12 prints here for a non-root user). */
+static void test_user_only(void **state)
+{
+	struct perf_stat_value v[1];
+
+	(void)state;
+	assert_int_equal(perf_stat_split_events("task-clock", v, 1), 1);
+	assert_int_equal(parse_text("1.71,msec,task-clock:u,1706026,100.00,0.504,CPUs utilized\n",
+				    v, 1), 0);
+	assert_true(v[0].counted);
+	assert_true(v[0].user_only);
+	assert_true(fabs(v[0].value - 1710000) < 1e-3);
+}
+
 static void test_split_events(void **state)
 {
 	struct perf_stat_value v[PERF_STAT_MAX_EVENTS];
@@ -216,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_parse_whole_output),
 		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_user_only),
 		cmocka_unit_test(test_split_events),
 		cmocka_unit_test(test_session_counts_only_the_enabled_window),
 	};
