@@ -95,15 +95,18 @@ $(BUILD)/tests/%: tests/integration/%.c tests/integration/*.h $(LIB_OBJ) $(BUILD
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 
 run-veth: deps
+	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology veth $(RUN_ARGS))
 
 run-virtio: deps
+	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
 
 # SWEEP=size or sender (default sender): a series of runs, side by side
 sweep-veth: deps
+	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc sweep --over $(or $(SWEEP),sender) --topology veth $(RUN_ARGS))
 

@@ -23,7 +23,7 @@
 
 /*
  * summary_compute - build the "summary" object of @run: "modes" (one object per mode
- * in settings.modes order, with "mode" and the METHOD.md metric names as numbers, or
+ * in settings.modes order, with "mode" and the metric names of docs/method.md as numbers, or
  * null with a "<metric>_reason" string beside it) and "deltas" (each other mode
  * against the baseline mode: tc when measured, else the first; paired by repetition,
  * median relative delta with the distribution-free interval of the median ratio, whose

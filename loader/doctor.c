@@ -431,6 +431,39 @@ const char *doctor_item_detail(const json_t *report, const char *name)
 	return d ? d : "";
 }
 
+/* The bottom line of @r: what runs here, and what will be n/a and why. */
+static void bottom_line(const json_t *r, FILE *out)
+{
+	bool veth = doctor_item_ok(r, "bpf_syscall") && doctor_item_ok(r, "xdp_native_veth") &&
+		    doctor_item_ok(r, "clsact");
+	bool qemu = doctor_item_ok(r, "qemu"), guest = find_item(r, "qemu") != NULL;
+
+	fprintf(out, "bottom line:\n");
+	fprintf(out, "  make run-veth      %s\n", veth ? "runs here" :
+		"will fail: native XDP or clsact is missing on veth (see above)");
+	if (guest) {
+		fprintf(out, "  make run-virtio    %s\n", !qemu ? "will fail: no qemu" :
+			doctor_item_ok(r, "kvm") ? "runs here, under KVM"
+						 : "runs here, under TCG (emulated: times are emulation times, "
+						   "only within-run deltas and counts mean anything)");
+		fprintf(out, "  ENGINE=icount      %s\n", qemu ? "runs here (TCG with -icount: "
+			"instructions per packet, the same on any host)" : "will fail: no qemu");
+	}
+	if (!doctor_item_ok(r, "pmu"))
+		fprintf(out, "  cycles_per_pkt, instructions_per_pkt: n/a (%s); CPU time per "
+			     "packet is measured instead\n", doctor_item_detail(r, "pmu"));
+	if (!doctor_item_ok(r, "kprobes") && !doctor_item_ok(r, "fentry"))
+		fprintf(out, "  skbs_built: n/a on this kernel (no kprobes, fentry refused; no "
+			     "tracepoint marks skb construction); stack entries and skbs freed "
+			     "come from %s\n", doctor_item_ok(r, "tracepoints") ? "tracepoints"
+										: "nowhere: n/a too");
+	if (!doctor_item_ok(r, "bpf_stats"))
+		fprintf(out, "  bpf_ns_per_run: n/a (%s)\n", doctor_item_detail(r, "bpf_stats"));
+	if (!doctor_item_ok(r, "bpf_stats_off"))
+		fprintf(out, "  BPF statistics are on by someone else's setting: runs say so, and "
+			     "their timing pass includes that cost\n");
+}
+
 void doctor_print(const json_t *report, FILE *out)
 {
 	size_t i;
@@ -444,6 +477,7 @@ void doctor_print(const json_t *report, FILE *out)
 		fprintf(out, "  %-3s  %-18s %s\n", json_is_true(json_object_get(it, "ok")) ? "yes" : "no",
 			json_string_value(json_object_get(it, "name")),
 			json_string_value(json_object_get(it, "detail")));
+	bottom_line(report, out);
 	fprintf(out, "packages:\n");
 	json_object_foreach((json_t *)json_object_get(report, "packages"), k, v)
 		fprintf(out, "  %-16s %s\n", k, json_is_string(v) ? json_string_value(v) : "not installed");

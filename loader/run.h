@@ -24,7 +24,7 @@ struct run_opts {
 	int nmodes;
 	int aa_arm;                /* the A/A twin of arm 0 (same mode, "MODE-aa"), or -1 */
 	uint64_t packets;          /* per measured window (default 200,000; virtio 50,000) */
-	uint64_t warmup;           /* packets before each window (default 100,000) */
+	uint64_t warmup;           /* packets before each window (default 10% of packets) */
 	int reps;                  /* repetitions of the timing pass (default 21; virtio 10) */
 	int count_reps;            /* repetitions of the count and bpfstats passes (default 3) */
 	uint16_t port;             /* UDP port dropped (default 9999) */

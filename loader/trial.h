@@ -2,8 +2,9 @@
 /*
  * trial.h: one trial = one mode, one measured window of N packets:
  * attach, warm up, read every counter, send, let the path settle, read every counter
- * again, detach. Which counters are live depends on the pass (METHOD.md rule 4):
- *   timing:   nothing traced, BPF statistics off; CPU time (and PMU cycles if any)
+ * again, detach. Which counters are live depends on the pass (docs/method.md: timing,
+ * counts and BPF statistics are measured in passes of their own):
+ *   timing:   nothing traced, BPF statistics off; CPU time, and perf stat's events
  *   count:    skb tracepoints/kprobes attached (struct skb_counters)
  *   bpfstats: kernel BPF run-time statistics on; bpf_ns_per_run
  */

@@ -3,12 +3,18 @@
  * xdptc: measure identical UDP-drop logic at native XDP and TC ingress.
  *
  * Commands (xdptc COMMAND --help for each):
- *   attach   load and attach the drop program to a device in a mode
- *   detach   remove xdptc's program(s) from a device
- *   status   what is attached to a device, its mode as the kernel reports it, verdicts
- *   send     UDP traffic generator (sendmmsg)
- *   run      a whole measurement run on a topology (what `make run-veth` calls)
- *   cleanup  remove what a killed run left behind
+ *   attach      load and attach the drop program to a device in a mode
+ *   detach      remove what xdptc attached to a device (proven by identity)
+ *   status      a device's receive path, whose each part is, xdptc's verdicts
+ *   send        UDP traffic generator (sendmmsg)
+ *   run         a whole measurement run on a topology (what `make run-veth` calls)
+ *   sweep       runs over frame sizes or senders, side by side
+ *   cleanup     remove what a killed run left behind
+ *   doctor      what this machine and kernel offer, and why
+ *   report      recompute a run's summary from its run.json; CSV export
+ *   compare     two runs' within-run deltas side by side, with their settings
+ *   agent       (inside a guest) serve the host's DUT requests on a virtio-serial port
+ *   guest-exec  (on the host) run a command in a guest through its agent
  *
  * Exit status: 0 success, 1 runtime failure or missing privilege, 2 bad usage
  * (unknown mode, missing device or namespace, value out of range), 130 interrupted.
@@ -57,14 +63,14 @@ static void usage_main(FILE *f)
 		"commands:\n"
 		"  attach   --dev IF [--netns NS] --mode MODE [--port N]   attach the drop program\n"
 		"  detach   --dev IF [--netns NS] [--mode MODE]            detach xdptc's program(s)\n"
-		"  status   --dev IF [--netns NS] [--json]                 what is attached, verdicts\n"
+		"  status   --dev IF [--netns NS] [--json]                 the receive path, verdicts\n"
 		"  send     --dst ADDR [--netns NS] [--count N] ...        UDP traffic generator\n"
 		"  run      [--topology veth|virtio] [--packets N] ...     a whole measurement run\n"
 		"  sweep    --over size|sender [RUN OPTIONS]               runs over frame sizes or senders\n"
 		"  cleanup                                                 remove leftovers of killed runs\n"
 		"  doctor   [--json] [--boot] [--guest]                    what this kernel offers, and why\n"
 		"  report   DIR [--csv FILE|-] [--quiet]                   rebuild a run's summary; CSV export\n"
-		"  compare  DIR_A DIR_B                                    two runs' within-run deltas side by side\n"
+		"  compare  DIR_A DIR_B [--mixed]                          two runs' within-run deltas side by side\n"
 		"\n"
 		"modes: %s\n"
 		"Run 'xdptc COMMAND --help' for a command's options. Needs root (or CAP_BPF,\n"
