@@ -148,7 +148,7 @@ struct xoshiro256ss {
 	uint64_t s[4];
 };
 
-static uint64_t splitmix64_next(uint64_t *x)
+uint64_t stats_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
 
@@ -160,7 +160,7 @@ static uint64_t splitmix64_next(uint64_t *x)
 static void xoshiro_seed(struct xoshiro256ss *g, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)
-		g->s[i] = splitmix64_next(&seed);
+		g->s[i] = stats_splitmix64(&seed);
 }
 
 static uint64_t rotl64(uint64_t x, int k)

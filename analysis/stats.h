@@ -124,6 +124,12 @@ int stats_paired_rel_delta_ci(const double *a, const double *b, size_t n,
 			      struct stats_interval *out);
 
 /*
+ * stats_splitmix64 - the next value of the splitmix64 sequence whose state is *@x
+ * (Steele, Lea, Flood): a fast, well-mixed 64-bit generator for seeding and shuffles.
+ */
+uint64_t stats_splitmix64(uint64_t *x);
+
+/*
  * stats_median_ci_order - the distribution-free confidence interval of a median from
  * order statistics (the sign test's): for @n values, the largest k such that
  * [x(k), x(n+1-k)] (1-based, sorted) covers the true median with probability at least

@@ -18,6 +18,7 @@
 
 #include "bpf_log.h"
 #include "netns.h"
+#include "percpu_array.h"
 #include "rx_path.h"
 #include "tc_drop.skel.h"
 #include "xdp_drop.skel.h"
@@ -401,27 +402,7 @@ int drop_detach(struct drop_attachment *a)
 
 int verdicts_read_fd(int map_fd, uint64_t out[VERDICT_NR])
 {
-	int ncpu = libbpf_num_possible_cpus();
-	uint64_t *vals;
-
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	vals = calloc((size_t)ncpu, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	for (uint32_t k = 0; k < VERDICT_NR; k++) {
-		if (bpf_map_lookup_elem(map_fd, &k, vals)) {
-			int e = -errno;
-
-			free(vals);
-			return e;
-		}
-		out[k] = 0;
-		for (int c = 0; c < ncpu; c++)
-			out[k] += vals[c];
-	}
-	free(vals);
-	return 0;
+	return percpu_array_sum(map_fd, VERDICT_NR, out);
 }
 
 int verdicts_read_prog(uint32_t prog_id, uint64_t out[VERDICT_NR])

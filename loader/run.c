@@ -28,6 +28,7 @@
 #include "dut.h"
 #include "napi_delay_user.h"
 #include "netns.h"
+#include "stats.h"
 #include "summary.h"
 #include "trial.h"
 
@@ -410,14 +411,6 @@ static json_t *trial_json(const struct trial_result *r, const char *label, int r
 
 /* ---- order ---- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 const char *arm_label(const struct run_opts *o, int arm)
 {
@@ -437,7 +430,7 @@ void shuffle_arms(const struct run_opts *o, int pass, int rep, int *out)
 	for (int i = 0; i < o->nmodes; i++)
 		out[i] = i;
 	for (int i = o->nmodes - 1; i > 0; i--) {
-		int j = (int)(splitmix64(&s) % (uint64_t)(i + 1));
+		int j = (int)(stats_splitmix64(&s) % (uint64_t)(i + 1));
 		int tmp = out[i];
 
 		out[i] = out[j];

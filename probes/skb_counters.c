@@ -11,6 +11,7 @@
 
 #include "bpf_log.h"
 #include "kallsyms.h"
+#include "percpu_array.h"
 #include "skb_counters.skel.h"
 
 /* libbpf attaches kprobes through this PMU; without it the kernel has no kprobes. */
@@ -471,31 +472,11 @@ int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut
 int skb_counters_read(struct skb_counters *c, struct skb_counts *out)
 {
 	struct skb_counters_bpf *skel = c->skel;
-	int ncpu = libbpf_num_possible_cpus(), fd;
-	uint64_t *vals;
 
 	memset(out, 0, sizeof(*out));
 	if (!skel) /* no count has a backend: the plan says each is unavailable */
 		return 0;
-	fd = bpf_map__fd(skel->maps.counts);
-	if (ncpu <= 0)
-		return -EINVAL;
-	vals = calloc((size_t)ncpu, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	for (uint32_t k = 0; k < CNT_NR; k++) {
-		if (bpf_map_lookup_elem(fd, &k, vals)) {
-			int e = -errno;
-
-			free(vals);
-			return e;
-		}
-		out->v[k] = 0;
-		for (int i = 0; i < ncpu; i++)
-			out->v[k] += vals[i];
-	}
-	free(vals);
-	return 0;
+	return percpu_array_sum(bpf_map__fd(skel->maps.counts), CNT_NR, out->v);
 }
 
 void skb_counters_close(struct skb_counters *c)
