@@ -893,60 +893,23 @@ int summary_headline(const json_t *run, FILE *out)
 	return n;
 }
 
-int summary_render_md(const json_t *run, FILE *out)
+/* What every part of summary.md reads. */
+struct render_ctx {
+	const json_t *run, *s, *modes, *set, *mach, *caps, *cnt, *pmu, *guest;
+	const char *bpf_stats_outside, *timing_words;
+	FILE *out;
+};
+
+static void header_time(const struct render_ctx *rc)
 {
-	const json_t *s = json_object_get(run, "summary");
-	const json_t *modes = json_object_get(s, "modes");
-	const json_t *set = json_object_get(run, "settings");
-	const json_t *mach = json_object_get(run, "machine");
-	const json_t *caps = json_object_get(run, "capabilities");
-	const json_t *cnt = json_object_get(caps, "counters");
-	const json_t *pmu = json_object_get(caps, "pmu");
-	const json_t *guest = json_object_get(run, "guest");
-	const char *bpf_stats_outside = summary_bpf_stats_outside(run);
-	const char *timing_words = bpf_stats_outside
-		? "timing pass with no tracing, but with BPF statistics on (see below)"
-		: "timing pass with no tracing and BPF statistics off";
-	size_t i;
-	json_t *m, *d;
-	char a[48], b[48], c[48];
+	const json_t *s = rc->s;
+	const json_t *set = rc->set;
+	const json_t *guest = rc->guest;
+	const char *bpf_stats_outside = rc->bpf_stats_outside;
+	const char *timing_words = rc->timing_words;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
 
-	if (!json_is_array(modes) || !set || !mach)
-		return -EINVAL;
-	fprintf(out, "# xdptc run: %s topology, %s\n\n",
-		str_or(json_string_value(json_object_get(run, "topology")), "?"),
-		str_or(json_string_value(json_object_get(run, "created_utc")), "?"));
-	if (json_is_string(json_object_get(run, "incomplete")))
-		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
-			     "measured before that.\n\n",
-			json_string_value(json_object_get(run, "incomplete")));
-	/* the answer first, in words, built only from the figures below */
-	if (summary_headline(run, out))
-		fprintf(out, "\n");
-	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
-		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
-		json_integer_value(json_object_get(mach, "cpus")),
-		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
-		str_or(json_string_value(json_object_get(mach, "kernel_release")), "?"),
-		str_or(json_string_value(json_object_get(mach, "arch")), ""));
-	{
-		const json_t *rate = json_object_get(set, "rate_pps");
-		char r[48];
-
-		fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a "
-			     "warm-up of %s; %lld repetitions of the timing pass and %lld of the count "
-			     "and BPF-statistics passes, in shuffled order (seed %lld)\n",
-			str_or(json_string_value(json_object_get(set, "sender")), "?"),
-			json_integer_value(json_object_get(set, "sender_cpu")),
-			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
-								 fmt_count(c, sizeof(c), rate)), r)
-						     : "unpaced",
-			fmt_count(a, sizeof(a), json_object_get(set, "packets")),
-			fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-			json_integer_value(json_object_get(set, "reps")),
-			json_integer_value(json_object_get(set, "count_reps")),
-			json_integer_value(json_object_get(set, "seed")));
-	}
 	if (summary_time_is_guest(summary_time_metric(run))) {
 		const json_t *en = json_object_get(run, "engine");
 		const char *qemu = str_or(json_string_value(json_object_get(en, "qemu")), "?");
@@ -1052,6 +1015,19 @@ int summary_render_md(const json_t *run, FILE *out)
 				     "programs were interpreted, several times slower than the JIT "
 				     "code a production kernel runs\n");
 	}
+}
+
+static void header_sources(const struct render_ctx *rc)
+{
+	const json_t *modes = rc->modes;
+	const json_t *set = rc->set;
+	const json_t *cnt = rc->cnt;
+	const json_t *pmu = rc->pmu;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+
 	if (json_is_array(perf_events_of(run))) {
 		size_t k;
 		json_t *e;
@@ -1103,6 +1079,62 @@ int summary_render_md(const json_t *run, FILE *out)
 					str_or(json_string_value(json_object_get(c, "points")), "?"));
 		}
 	}
+}
+
+static void render_header(const struct render_ctx *rc)
+{
+	const json_t *set = rc->set;
+	const json_t *mach = rc->mach;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	char a[48], b[48], c[48];
+
+	fprintf(out, "# xdptc run: %s topology, %s\n\n",
+		str_or(json_string_value(json_object_get(run, "topology")), "?"),
+		str_or(json_string_value(json_object_get(run, "created_utc")), "?"));
+	if (json_is_string(json_object_get(run, "incomplete")))
+		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
+			     "measured before that.\n\n",
+			json_string_value(json_object_get(run, "incomplete")));
+	/* the answer first, in words, built only from the figures below */
+	if (summary_headline(run, out))
+		fprintf(out, "\n");
+	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
+		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
+		json_integer_value(json_object_get(mach, "cpus")),
+		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
+		str_or(json_string_value(json_object_get(mach, "kernel_release")), "?"),
+		str_or(json_string_value(json_object_get(mach, "arch")), ""));
+	{
+		const json_t *rate = json_object_get(set, "rate_pps");
+		char r[48];
+
+		fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a "
+			     "warm-up of %s; %lld repetitions of the timing pass and %lld of the count "
+			     "and BPF-statistics passes, in shuffled order (seed %lld)\n",
+			str_or(json_string_value(json_object_get(set, "sender")), "?"),
+			json_integer_value(json_object_get(set, "sender_cpu")),
+			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
+								 fmt_count(c, sizeof(c), rate)), r)
+						     : "unpaced",
+			fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+			fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+			json_integer_value(json_object_get(set, "reps")),
+			json_integer_value(json_object_get(set, "count_reps")),
+			json_integer_value(json_object_get(set, "seed")));
+	}
+	header_time(rc);
+	header_sources(rc);
+}
+
+static void render_table(const struct render_ctx *rc)
+{
+	const json_t *modes = rc->modes;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+
 	fprintf(out, "\n| metric |");
 	json_array_foreach(modes, i, m)
 		fprintf(out, " %s |", json_string_value(json_object_get(m, "mode")));
@@ -1168,6 +1200,19 @@ int summary_render_md(const json_t *run, FILE *out)
 	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
 	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
 	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
+
+}
+
+static void render_notes(const struct render_ctx *rc)
+{
+	const json_t *s = rc->s;
+	const json_t *modes = rc->modes;
+	const json_t *set = rc->set;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+	char a[48], b[48];
 
 	/* an unpaced sender that overruns the DUT: each mode's time is over what reached it */
 	json_array_foreach(modes, i, m) {
@@ -1295,6 +1340,16 @@ int summary_render_md(const json_t *run, FILE *out)
 				json_is_string(json_object_get(c, "note")) ? "; " : "",
 				str_or(json_string_value(json_object_get(c, "note")), ""));
 	}
+}
+
+static void render_cross_check(const struct render_ctx *rc)
+{
+	const json_t *modes = rc->modes;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+	char a[48];
+
 	json_array_foreach(modes, i, m) {
 		const json_t *xc = json_object_get(m, "cross_check");
 		const char *cname;
@@ -1318,6 +1373,15 @@ int summary_render_md(const json_t *run, FILE *out)
 		}
 		fputc('\n', out);
 	}
+}
+
+static void render_deltas(const struct render_ctx *rc)
+{
+	const json_t *s = rc->s;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *d;
+
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");
 	} else {
@@ -1391,6 +1455,16 @@ int summary_render_md(const json_t *run, FILE *out)
 			     "whatever the distribution of the ratios. A delta is called real only "
 			     "when its interval excludes 0; fewer than 6 pairs give no such interval "
 			     "(all 5 of one sign happens by chance 1 time in 16).\n");
+}
+
+static void render_footer(const struct render_ctx *rc)
+{
+	const json_t *modes = rc->modes;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+
 	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median ratio of the "
 		     "%s of the count pass (probes attached) and of the BPF-statistics pass to the "
 		     "timing pass's, repetition by repetition, in percent, with its interval when "
@@ -1415,5 +1489,31 @@ int summary_render_md(const json_t *run, FILE *out)
 		     "its load and the topology; they are not comparable across runs or machines. "
 		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "
 		     "the DUT, within 0.1%%) are marked invalid in run.json and left out above.\n");
+}
+
+int summary_render_md(const json_t *run, FILE *out)
+{
+	struct render_ctx rc = { .run = run, .out = out };
+
+	rc.s = json_object_get(run, "summary");
+	rc.modes = json_object_get(rc.s, "modes");
+	rc.set = json_object_get(run, "settings");
+	rc.mach = json_object_get(run, "machine");
+	rc.caps = json_object_get(run, "capabilities");
+	rc.cnt = json_object_get(rc.caps, "counters");
+	rc.pmu = json_object_get(rc.caps, "pmu");
+	rc.guest = json_object_get(run, "guest");
+	rc.bpf_stats_outside = summary_bpf_stats_outside(run);
+	rc.timing_words = rc.bpf_stats_outside
+		? "timing pass with no tracing, but with BPF statistics on (see below)"
+		: "timing pass with no tracing and BPF statistics off";
+	if (!json_is_array(rc.modes) || !rc.set || !rc.mach)
+		return -EINVAL;
+	render_header(&rc);  /* the answer, the machine, settings, sources */
+	render_table(&rc);   /* one column per mode */
+	render_notes(&rc);   /* loss, rate search, its checks, conservation */
+	render_cross_check(&rc);
+	render_deltas(&rc);  /* the paired deltas, the noise floor */
+	render_footer(&rc);  /* how to read the rest */
 	return 0;
 }
