@@ -8,31 +8,55 @@
 #include <string.h>
 #include <unistd.h>
 
-int softirq_tasks_find(struct softirq_tasks *t)
+/* The threads under @dir (/proc, or /proc/PID/task) whose comm starts with one of
+ * @prefixes (NULL-terminated; a prefix is compared over at most the 15 characters a
+ * comm holds) into @t. Returns how many. */
+static int threads_by_comm(const char *dir, const char *const *prefixes, struct softirq_tasks *t)
 {
-	DIR *d = opendir("/proc");
+	DIR *d = opendir(dir);
 	struct dirent *de;
 
 	t->n = 0;
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && t->n < CPU_TIME_MAX_TASKS) {
-		char path[64], comm[64] = "";
+	while (d && (de = readdir(d)) && t->n < CPU_TIME_MAX_TASKS) {
+		char path[300], comm[64] = "";
 		FILE *f;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/comm", de->d_name);
+		snprintf(path, sizeof(path), "%s/%.20s/comm", dir, de->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    (!strncmp(comm, "ksoftirqd/", 10) || !strncmp(comm, "napi/", 5)))
-			t->pid[t->n++] = atoi(de->d_name);
+		if (fgets(comm, sizeof(comm), f))
+			for (int i = 0; prefixes[i]; i++) {
+				size_t n = strlen(prefixes[i]);
+
+				if (!strncmp(comm, prefixes[i], n < 15 ? n : 15)) {
+					t->pid[t->n++] = atoi(de->d_name);
+					break;
+				}
+			}
 		fclose(f);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
 	return t->n;
+}
+
+int softirq_tasks_find(struct softirq_tasks *t)
+{
+	static const char *const p[] = { "ksoftirqd/", "napi/", NULL };
+
+	return threads_by_comm("/proc", p, t);
+}
+
+int napi_threads_find(const char *dev, struct softirq_tasks *t)
+{
+	char want[64];
+	const char *const p[] = { want, NULL };
+
+	snprintf(want, sizeof(want), "napi/%s", dev);
+	return threads_by_comm("/proc", p, t);
 }
 
 uint64_t task_cpu_ns(int pid)
@@ -89,31 +113,11 @@ uint64_t cpus_busy_steal_ns(uint64_t *steal_ns)
 
 int vcpu_threads_find(int pid, struct softirq_tasks *t)
 {
-	char path[64];
-	DIR *d;
-	struct dirent *de;
+	static const char *const p[] = { "CPU ", "ALL CPUs/", NULL };
+	char dir[64];
 
-	t->n = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	while (d && (de = readdir(d)) && t->n < CPU_TIME_MAX_TASKS) {
-		char cpath[300], comm[64] = "";
-		FILE *f;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/comm", pid, de->d_name);
-		f = fopen(cpath, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    (!strncmp(comm, "CPU ", 4) || !strncmp(comm, "ALL CPUs/", 9)))
-			t->pid[t->n++] = atoi(de->d_name);
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return t->n;
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	return threads_by_comm(dir, p, t);
 }
 
 uint64_t threads_cpu_ns(int pid, const struct softirq_tasks *t)

@@ -20,6 +20,10 @@ struct softirq_tasks {
 /* softirq_tasks_find - list the ksoftirqd/N and napi/... threads now running. Returns n. */
 int softirq_tasks_find(struct softirq_tasks *t);
 
+/* napi_threads_find - the threaded-NAPI kernel threads of device @dev ("napi/DEV-N",
+ * compared over the 15 characters a comm holds). Returns n. */
+int napi_threads_find(const char *dev, struct softirq_tasks *t);
+
 /* softirq_tasks_cpu_ns - summed on-CPU time of those threads, ns (a thread that has
  * gone counts 0). */
 uint64_t softirq_tasks_cpu_ns(const struct softirq_tasks *t);

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_json.c: a run's pieces as run.json objects (the machine, the engine, the settings,
+ * the capabilities, the guest, each trial).
+ * The keys are documented in docs/run-json.md and checked by docs/run.schema.json.
+ */
+#include "run_json.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "trial.h"
+
+void machine_cpu_model(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+json_t *machine_json(void)
+{
+	struct utsname u;
+	char model[160];
+	json_t *m = json_object();
+
+	machine_cpu_model(model, sizeof(model));
+	uname(&u);
+	json_object_set_new(m, "cpu_model", json_string(model));
+	json_object_set_new(m, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(m, "kernel_release", json_string(u.release));
+	json_object_set_new(m, "kernel_version", json_string(u.version));
+	json_object_set_new(m, "arch", json_string(u.machine));
+	return m;
+}
+
+/* Where the run measured: "host", or "icount" with what the guest, qemu and the host
+ * were. The virtio engine knows them here (@icount_guest, its topology); inside the veth
+ * engine's guest the host passes them in the environment (XDPTC_ICOUNT_*, set by
+ * engine_icount.c). */
+json_t *engine_json(const struct run_opts *o, const struct topology *icount_guest)
+{
+	struct utsname u;
+	char cpu[160];
+	json_t *e = json_object();
+	const char *qemu = getenv("XDPTC_ICOUNT_QEMU"), *args = getenv("XDPTC_ICOUNT_ARGS");
+	const char *host_cpu = getenv("XDPTC_ICOUNT_HOST_CPU");
+	const char *host_kernel = getenv("XDPTC_ICOUNT_HOST_KERNEL");
+	const char *guest_kernel;
+
+	if (!icount_guest && !o->inside_icount) {
+		json_object_set_new(e, "name", json_string("host"));
+		return e;
+	}
+	uname(&u);
+	guest_kernel = u.release;
+	if (icount_guest) { /* this host is the host */
+		machine_cpu_model(cpu, sizeof(cpu));
+		qemu = icount_guest->qemu_version;
+		args = icount_guest->icount;
+		guest_kernel = icount_guest->guest_kernel;
+		host_cpu = cpu;
+		host_kernel = u.release;
+	}
+	json_object_set_new(e, "name", json_string("icount"));
+	json_object_set_new(e, "guest_kernel", json_string(guest_kernel));
+	json_object_set_new(e, "qemu", json_string(qemu ? qemu : "unknown"));
+	json_object_set_new(e, "icount", json_string(args ? args : "unknown"));
+	json_object_set_new(e, "host_cpu_model", json_string(host_cpu ? host_cpu : "unknown"));
+	json_object_set_new(e, "host_kernel", json_string(host_kernel ? host_kernel : "unknown"));
+	json_object_set_new(e, "conversion",
+			    json_string(icount_guest
+				? "-icount shift=0: the guest clock advances 1 ns per guest "
+				  "instruction, so the guest's NAPI thread and ksoftirqd CPU time in "
+				  "ns counts instructions; guest_instructions_per_pkt = those ns over "
+				  "pkts_at_dut"
+				: "-icount shift=0: the guest clock advances 2^0 = 1 ns per guest "
+				  "instruction, so per-task CPU time in ns (schedstat, "
+				  "CLOCK_THREAD_CPUTIME_ID) counts instructions; "
+				  "guest_instructions_per_pkt = those ns over pkts_at_dut"));
+	return e;
+}
+
+/* ---- trials as JSON ---- */
+
+/* @v per packet; NaN when no packet reached the DUT: unknown, never 0 */
+double per_pkt(uint64_t v, uint64_t pkts)
+{
+	return pkts ? (double)v / (double)pkts : NAN;
+}
+
+/* A number for run.json: null when unknown (NaN; jansson has no NaN) */
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The perf stat figures of timing trial @r into @t: "perf" (per event its value, unit,
+ * running percentage and the lines summed, or null with perf's reason), and per event
+ * E_per_pkt over pkts_at_dut (null when uncounted), E_pct_running when below 100,
+ * "ipc" when cycles and instructions both counted, "perf_enabled_ns" (the counted
+ * window) and "perf_error" when perf stat failed. */
+static void perf_json(json_t *t, const struct trial_result *r)
+{
+	json_t *pj = json_object();
+	double cyc = NAN, ins = NAN;
+
+	for (int i = 0; i < r->perf_n; i++) {
+		const struct perf_stat_value *v = &r->perf[i];
+		json_t *o = json_object();
+		bool ok = r->have_perf && v->counted;
+		char k[112];
+
+		json_object_set_new(o, "value", ok ? json_real(v->value) : json_null());
+		if (ok) {
+			json_object_set_new(o, "unit", json_string(v->unit));
+			json_object_set_new(o, "pct_running", json_real(v->pct_running));
+			json_object_set_new(o, "lines", json_integer(v->lines));
+			if (v->user_only) /* perf's :u fallback: user space only */
+				json_object_set_new(o, "user_only", json_true());
+		} else {
+			json_object_set_new(o, "reason", json_string(r->perf_error[0] ? r->perf_error
+										: v->reason));
+		}
+		json_object_set_new(pj, v->event, o);
+		json_object_set_new(t, v->metric,
+				    ok && r->pkts_at_dut ? json_real(v->value / (double)r->pkts_at_dut)
+							 : json_null());
+		if (ok && v->pct_running < 100) {
+			snprintf(k, sizeof(k), "%.*s_pct_running",
+				 (int)(strlen(v->metric) - strlen("_per_pkt")), v->metric);
+			json_object_set_new(t, k, json_real(v->pct_running));
+		}
+		if (ok && !strcmp(v->event, "cycles"))
+			cyc = v->value;
+		if (ok && !strcmp(v->event, "instructions"))
+			ins = v->value;
+	}
+	json_object_set_new(t, "perf", pj);
+	if (isfinite(cyc) && isfinite(ins) && cyc > 0)
+		json_object_set_new(t, "ipc", json_real(ins / cyc));
+	if (r->perf_enabled_ns)
+		json_object_set_new(t, "perf_enabled_ns", json_integer((json_int_t)r->perf_enabled_ns));
+	if (r->perf_error[0])
+		json_object_set_new(t, "perf_error", json_string(r->perf_error));
+}
+
+json_t *trial_json(const struct trial_result *r, const char *label, int rep, int seq,
+		   const struct skb_counters_plan *plan, const char *time_key)
+{
+	json_t *t = json_object();
+	const uint64_t *c = r->counts.v;
+
+#define SETI(k, v) json_object_set_new(t, k, json_integer((json_int_t)(v)))
+#define SETR(k, v) json_object_set_new(t, k, real_or_null(v))
+	json_object_set_new(t, "pass", json_string(trial_pass_name(r->pass)));
+	SETI("rep", rep);
+	SETI("seq", seq);
+	json_object_set_new(t, "mode", json_string(label));
+	json_object_set_new(t, "kernel_mode", json_string(r->kernel_mode));
+	SETI("prog_id", r->prog_id);
+	SETI("sent", r->sent);
+	SETI("dropped", r->dropped);
+	SETI("passed", r->passed);
+	SETI("dut_rx_packets", r->dut_rx_packets);
+	SETI("dut_rx_dropped", r->dut_rx_dropped);
+	SETI("snd_tx_dropped", r->snd_tx_dropped);
+	SETI("lost_before_dut", r->lost_before_dut);
+	SETI("pkts_at_dut", r->pkts_at_dut);
+	SETI("unexplained_loss", r->unexplained);
+	json_object_set_new(t, "valid", json_boolean(r->valid));
+	if (!r->valid)
+		json_object_set_new(t, "invalid_reason", json_string(r->invalid_reason));
+	if (r->bpf_stats_on)
+		json_object_set_new(t, "bpf_stats_on", json_true());
+	SETI("wall_ns", r->wall_ns);
+	SETI("sender_cpu_ns", r->sender_cpu_ns);
+	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
+	SETI("cpus_busy_ns", r->cpus_busy_ns);
+	if (!r->vcpu_ns && strcmp(time_key, "guest_instructions_per_pkt")) { /* the host's own measured tasks */
+		SETI("steal_ns", r->steal_ns);
+		SETI("other_busy_ns", r->other_busy_ns);
+		json_object_set_new(t, "other_load", json_boolean(r->other_load));
+		json_object_set_new(t, "host_steal", json_boolean(r->host_steal));
+	}
+	if (r->vcpu_ns)
+		SETI("guest_vcpu_ns", r->vcpu_ns);
+	SETR(time_key, r->cpu_ns_per_pkt);
+	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
+	if (r->perf_n) /* perf stat over the window: each event, and it per packet */
+		perf_json(t, r);
+	if (r->have_counts) {
+		char backends[128] = "";
+
+		for (int k = 0; k < SKB_COUNT_NR; k++) {
+			const char *name = skb_count_name((enum skb_count)k);
+			char key[64];
+
+			snprintf(backends + strlen(backends), sizeof(backends) - strlen(backends),
+				 "%s%s=%s", k ? "," : "", name, counter_backend_name(plan->backend[k]));
+			if (plan->backend[k] == BACKEND_NONE) {
+				json_object_set_new(t, name, json_null());
+				continue;
+			}
+			uint64_t v = skb_count_value(c, (enum skb_count)k, plan->backend[k]);
+
+			SETI(name, v);
+			snprintf(key, sizeof(key), "%s_per_pkt", name);
+			SETR(key, per_pkt(v, r->pkts_at_dut));
+			if (plan->also[k]) { /* the same count from the other backends */
+				json_t *by = json_object();
+
+				for (int b = 0; b < BACKEND_NR; b++)
+					if (b == plan->backend[k] || (plan->also[k] & (1u << b)))
+						json_object_set_new(by, counter_backend_name(b),
+							json_integer((json_int_t)skb_count_value(
+								c, (enum skb_count)k, b)));
+				snprintf(key, sizeof(key), "%s_by_backend", name);
+				json_object_set_new(t, key, by);
+			}
+		}
+		json_object_set_new(t, "counters_backend", json_string(backends));
+		/* the tracepoints' detail, where they were attached */
+		if (plan->backend[SKB_STACK_ENTRIES] == BACKEND_TRACEPOINT)
+			SETI("stack_entries_any_dev", c[CNT_TP_STACK_ALL]);
+		if (plan->backend[SKB_FREED] == BACKEND_TRACEPOINT) {
+			SETI("kfree_skb", c[CNT_TP_KFREE_ALL]);
+			SETI("consume_skb", c[CNT_TP_CONSUME_ALL]);
+			SETI("kfree_skb_on_dut", c[CNT_TP_KFREE_DUT]);
+			SETI("consume_skb_on_dut", c[CNT_TP_CONSUME_DUT]);
+		}
+	}
+	if (r->have_bpf_stats) {
+		SETI("bpf_run_time_ns", r->bpf_run_time_ns);
+		SETI("bpf_run_cnt", r->bpf_run_cnt);
+		SETR("bpf_ns_per_run", r->bpf_run_cnt ? (double)r->bpf_run_time_ns /
+								 (double)r->bpf_run_cnt
+						      : 0.0);
+	}
+#undef SETI
+#undef SETR
+	return t;
+}
+
+
+json_t *settings_json(const struct run_opts *o)
+{
+	json_t *s = json_object(), *modes = json_array();
+
+	for (int i = 0; i < o->nmodes; i++)
+		json_array_append_new(modes, json_string(arm_label(o, i)));
+	json_object_set_new(s, "modes", modes);
+	json_object_set_new(s, "packets", json_integer((json_int_t)o->packets));
+	json_object_set_new(s, "warmup", json_integer((json_int_t)o->warmup));
+	json_object_set_new(s, "reps", json_integer(o->reps));
+	json_object_set_new(s, "count_reps", json_integer(o->count_reps));
+	json_object_set_new(s, "port", json_integer(o->port));
+	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
+	/* Ethernet + IPv4 + UDP headers + payload, without the 4-byte FCS */
+	json_object_set_new(s, "frame_len", json_integer(o->payload_len + 42));
+	json_object_set_new(s, "sender", json_string(sender_name(o->sender)));
+	json_object_set_new(s, "sender_cpu", json_integer(o->sender_cpu));
+	json_object_set_new(s, "rate_pps", json_integer((json_int_t)o->rate_pps));
+	json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
+	json_object_set_new(s, "order", json_string("seeded shuffle per repetition"));
+	json_object_set_new(s, "aa", o->aa_arm >= 0 ? json_string(arm_label(o, o->aa_arm)) : json_null());
+	json_object_set_new(s, "passes", json_string(o->flame ? "timing, count, bpfstats, profile"
+							       : "timing, count, bpfstats"));
+	json_object_set_new(s, "flame_graphs", json_boolean(o->flame));
+	json_object_set_new(s, "threaded_napi", json_boolean(o->threaded_napi));
+	if (o->threaded_napi)
+		json_object_set_new(s, "napi_cpu", o->napi_cpu >= 0 ? json_integer(o->napi_cpu)
+								  : json_string("not the sender's"));
+	return s;
+}
+
+/* Capabilities of this run: the PMU (local DUT only) and the count pass's probes. */
+json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote,
+			  const struct dut_counters_info *ci, const char *time_key)
+{
+	json_t *caps = json_object(), *pmu_j = json_object(), *cnt_j = json_object();
+
+	/* hardware events counting per task (doctor's perf stat try); what each asked-for
+	 * event gave is in every timing trial's "perf" */
+	json_object_set_new(pmu_j, "available", json_boolean(have_pmu));
+	if (!have_pmu)
+		json_object_set_new(pmu_j, "reason", json_string(pmu_why));
+	json_object_set_new(caps, "pmu", pmu_j);
+	json_object_set_new(caps, "time_metric",
+			    json_string(!strcmp(time_key, "guest_instructions_per_pkt")
+				? "guest_instructions_per_pkt (guest CPU time at -icount shift=0: 1 ns = 1 instruction)"
+				: remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
+				: "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
+	json_decref(cnt_j);
+	cnt_j = counters_plan_to_json(&ci->plan);
+	json_object_del(cnt_j, "ok");
+	json_object_set_new(caps, "counters", cnt_j);
+	return caps;
+}
+
+json_t *guest_json(const struct topology *t)
+{
+	json_t *g = json_object();
+
+	json_object_set_new(g, "kernel_release", json_string(t->guest_kernel));
+	json_object_set_new(g, "accelerator", json_string(t->accel));
+	json_object_set_new(g, "accelerator_reason", json_string(t->accel_reason));
+	json_object_set_new(g, "qemu", json_string(t->qemu_version));
+	json_object_set_new(g, "vcpus", json_integer(1));
+	json_object_set_new(g, "emulated_time", json_boolean(strcmp(t->accel, "kvm") != 0));
+	return g;
+}
+
