@@ -27,7 +27,10 @@ BUILD   := build
 CFLAGS  ?= -O2 -g
 # -Wno-format-truncation: snprintf's truncation into fixed buffers is the intended,
 # bounded behaviour wherever it is used; gcc's guesses about it are noise.
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation
+# -Wno-missing-field-initializers: the option tables (cli_table.h) give each option the
+# fields it has; C zeroes the rest, which is what they mean.
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation \
+	-Wno-missing-field-initializers
 CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis
 LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -ljansson -lm
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
@@ -60,7 +63,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/xdptc
+all: $(BUILD)/xdptc $(BUILD)/xdptc.8
 
 # Install missing Debian packages (idempotent; a no-op when everything is present).
 deps:
@@ -85,6 +88,10 @@ $(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h bpf
 
 $(BUILD)/xdptc: $(BUILD)/obj/loader/xdptc.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+
+# the manual page, from the commands' option tables (loader/cmd_*.c): man -l build/xdptc.8
+$(BUILD)/xdptc.8: $(BUILD)/xdptc
+	$(BUILD)/xdptc help --man > $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -138,7 +145,8 @@ test: deps
 # FUZZ_SECONDS on its seeds (fuzz/corpus/NAME, read-only), crashes in build/fuzz/crashes/.
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+	-Wno-missing-field-initializers
 FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC))
 FUZZ_BINS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 

@@ -32,40 +32,26 @@
 #include "udp_sender.h"
 
 #include "cli.h"
+#include "cli_table.h"
 
 int cmd_doctor(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc doctor [--json] [--boot] [--guest]\n"
-		"Report what this machine and kernel offer the suite, each item tried for real\n"
-		"where it can be (XDP, clsact and tcx on a veth pair of its own; a kprobe, an\n"
-		"fentry program and the tracepoints loaded and attached; PMU counters opened;\n"
-		"BPF statistics enabled), with the reason for every no. Also qemu, KVM, the\n"
-		"versions of the packages the suite uses, whether tracefs, debugfs and bpffs\n"
-		"are mounted (a fresh boot has none) and what of xdptc needs each, and the\n"
-		"global settings the numbers depend on (kernel.bpf_stats_enabled,\n"
-		"net.core.bpf_jit_enable, kernel.perf_event_paranoid, kernel.kptr_restrict):\n"
-		"read and reported, never changed.\n"
-		"  --json  the report as JSON (what run.json stores under \"doctor\")\n"
-		"  --boot  prove KVM with a test boot of the guest kernel (may download it)\n"
-		"  --guest inside a guest: leave out qemu and KVM\n";
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "boot", no_argument, NULL, 'b' },
-		{ "guest", no_argument, NULL, 'g' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char topodir[PATH_MAX];
 	int c, as_json = 0, boot = 0, guest = 0;
 	json_t *r;
 
-	while ((c = getopt_long(argc, argv, "jbgh", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_doctor, argc, argv)) > 0) {
 		switch (c) {
 		case 'j': as_json = 1; break;
 		case 'b': boot = 1; break;
 		case 'g': guest = 1; break;
-		case 'h': printf("%s", help); return 0;
-		default: fprintf(stderr, "see 'xdptc doctor --help'\n"); return EXIT_USAGE;
 		}
+	}
+	if (c < 0)
+		return cli_exit(c);
+	if (optind < argc) {
+		fprintf(stderr, "xdptc doctor: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
 	}
 	if ((c = check_privilege()))
 		return c;
@@ -86,13 +72,13 @@ int cmd_cleanup(int argc, char **argv)
 	char topodir[PATH_MAX];
 	int n;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: xdptc cleanup\n"
-		       "Remove what killed runs left: namespaces, links and guests named xdptc-*\n"
-		       "whose run is gone (a topology whose run still goes is left alone), xdptc's\n"
-		       "clsact markers of namespaces that no longer exist, and empty run directories\n"
-		       "under ./results. Touches nothing else. Every run does this when it starts.\n");
-		return 0;
+	while ((n = cli_next(&cli_cmd_cleanup, argc, argv)) > 0)
+		;
+	if (n < 0)
+		return cli_exit(n);
+	if (optind < argc) {
+		fprintf(stderr, "xdptc cleanup: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
 	}
 	if (check_privilege())
 		return 1;
@@ -106,3 +92,42 @@ int cmd_cleanup(int argc, char **argv)
 		fprintf(stderr, "nothing to clean: nothing of a killed xdptc run is left\n");
 	return 0;
 }
+
+static const struct cli_opt doctor_opts[] = {
+	{ "json", 'j', NULL, "the report as JSON (what run.json stores under \"doctor\")" },
+	{ "boot", 'b', NULL, "prove KVM with a test boot of the guest kernel (may download it)" },
+	{ "guest", 'g', NULL, "inside a guest: leave out qemu and KVM" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_doctor = {
+	.name = "doctor",
+	.fn = cmd_doctor,
+	.brief = "what this machine and kernel offer, and why",
+	.about = "Report what this machine and kernel offer the suite, each item tried for "
+		 "real where it can be (XDP, clsact and tcx on a veth pair of its own; a "
+		 "kprobe, an fentry program and the tracepoints loaded and attached; PMU "
+		 "counters opened; BPF statistics enabled), with the reason for every no. Also "
+		 "qemu, KVM, the versions of the packages the suite uses, whether tracefs, "
+		 "debugfs and bpffs are mounted (a fresh boot has none) and what of xdptc needs "
+		 "each, and the global settings the numbers depend on "
+		 "(kernel.bpf_stats_enabled, net.core.bpf_jit_enable, "
+		 "kernel.perf_event_paranoid, kernel.kptr_restrict): read and reported, never "
+		 "changed. It ends with a bottom line: which make targets will run here, which "
+		 "metrics will be n/a and why.",
+	.opts = doctor_opts,
+};
+
+static const struct cli_opt cleanup_opts[] = { { NULL } };
+
+const struct cli_command cli_cmd_cleanup = {
+	.name = "cleanup",
+	.fn = cmd_cleanup,
+	.brief = "remove what a killed run left behind",
+	.about = "Remove what killed runs left: namespaces, links and guests named xdptc-* "
+		 "whose run is gone (a topology whose run still goes is left alone), the helper "
+		 "processes of those runs (waited for), xdptc's records of attachments whose "
+		 "namespace or device no longer exists, and empty run directories under "
+		 "./results. Touches nothing else. Every run does this when it starts.",
+	.opts = cleanup_opts,
+};

@@ -35,15 +35,9 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cli_table.h"
 
 /* ---- attach / detach / status ---- */
-
-static const struct option dev_opts[] = {
-	{ "dev", required_argument, NULL, 'd' },   { "netns", required_argument, NULL, 'n' },
-	{ "mode", required_argument, NULL, 'm' },  { "port", required_argument, NULL, 'p' },
-	{ "json", no_argument, NULL, 'j' },        { "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
-};
 
 struct dev_args {
 	const char *dev, *netns, *mode_str;
@@ -53,15 +47,16 @@ struct dev_args {
 };
 
 /* Parse --dev/--netns/--mode/--port/--json. Returns -1 to go on, else an exit status. */
-static int parse_dev_args(const char *cmd, const char *help, int argc, char **argv,
+static int parse_dev_args(const struct cli_command *cc, int argc, char **argv,
 			  struct dev_args *a)
 {
+	const char *cmd = cc->name;
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->port = DROP_DEFAULT_PORT;
 	a->mode = MODE_NR;
-	while ((c = getopt_long(argc, argv, "d:n:m:p:jvh", dev_opts, NULL)) != -1) {
+	while ((c = cli_next(cc, argc, argv)) > 0) {
 		switch (c) {
 		case 'd': a->dev = optarg; break;
 		case 'n': a->netns = optarg; break;
@@ -77,10 +72,10 @@ static int parse_dev_args(const char *cmd, const char *help, int argc, char **ar
 			break;
 		case 'j': a->json = 1; break;
 		case 'v': verbose = 1; bpf_log_setup(1); break;
-		case 'h': printf("%s", help); return 0;
-		default: fprintf(stderr, "see 'xdptc %s --help'\n", cmd); return EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (optind < argc) {
 		fprintf(stderr, "xdptc %s: unexpected argument '%s'\n", cmd, argv[optind]);
 		return EXIT_USAGE;
@@ -94,27 +89,10 @@ static int parse_dev_args(const char *cmd, const char *help, int argc, char **ar
 
 int cmd_attach(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc attach --dev IF [--netns NS] --mode MODE [--port N] [--verbose]\n"
-		"Load the UDP-drop program and attach it to IF (in network namespace NS).\n"
-		"IF is used exactly as named; xdptc never chooses an interface by itself.\n"
-		"  --mode  xdpdrv (native XDP; fails with the kernel's reason if the driver\n"
-		"          lacks it, never falls back), xdpgeneric, tc (clsact ingress,\n"
-		"          direct-action; an existing clsact qdisc is reused), tcx (TC\n"
-		"          ingress through a BPF link), none\n"
-		"  --port  UDP destination port to drop, 1-65535 (default 9999)\n"
-		"  --verbose  print libbpf's messages (verifier and kernel errors)\n"
-		"Refused (exit 1), with each occupant named, when anything on IF's receive\n"
-		"path would see the frames before this program or holds its place (an XDP\n"
-		"program, a tcx program before cls_bpf, a clsact filter of a higher priority):\n"
-		"its verdict counters would be wrong. Nothing of another tool is touched.\n"
-		"The program stays attached after xdptc exits: XDP and tcx as BPF links pinned\n"
-		"under /sys/fs/bpf/xdptc (bpffs is mounted when missing), with a record of\n"
-		"their identity under /run/xdptc/attach; 'xdptc detach' removes them.\n";
 	struct drop_attachment att;
 	struct dev_args a;
 	char err[1024], note[1024];
-	int r = parse_dev_args("attach", help, argc, argv, &a), saved, e;
+	int r = parse_dev_args(&cli_cmd_attach, argc, argv, &a), saved, e;
 
 	if (r >= 0)
 		return r;
@@ -143,17 +121,9 @@ int cmd_attach(int argc, char **argv)
 
 int cmd_detach(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc detach --dev IF [--netns NS] [--mode MODE]\n"
-		"Detach what xdptc attached to IF: the program of MODE, or all of them.\n"
-		"What is xdptc's is proven by the identity recorded when it was attached\n"
-		"(the pinned link and its program, the program at the filter's place), never\n"
-		"by a name or a priority. Anything else is left alone and named; exit 1 when\n"
-		"a hook asked for holds only something that is not xdptc's. The clsact qdisc\n"
-		"is removed only if xdptc created it and nothing else sits on it.\n";
 	struct dev_args a;
 	char err[2048], done[1024];
-	int r = parse_dev_args("detach", help, argc, argv, &a), saved, e;
+	int r = parse_dev_args(&cli_cmd_detach, argc, argv, &a), saved, e;
 
 	if (r >= 0)
 		return r;
@@ -176,16 +146,10 @@ int cmd_detach(int argc, char **argv)
 
 int cmd_status(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc status --dev IF [--netns NS] [--json]\n"
-		"Show everything on IF's receive path in the order a frame meets it (XDP, tcx\n"
-		"ingress, the ingress qdisc's filters by priority; bpf_xdp_query,\n"
-		"bpf_prog_query, tc -j filter show), which of it is xdptc's (proven by the\n"
-		"identity recorded at attach) and xdptc's programs' verdict counters (packets).\n";
 	struct attach_status st;
 	struct dev_args a;
 	char err[512];
-	int r = parse_dev_args("status", help, argc, argv, &a), saved, e;
+	int r = parse_dev_args(&cli_cmd_status, argc, argv, &a), saved, e;
 	json_t *j;
 
 	if (r >= 0)
@@ -237,3 +201,77 @@ int cmd_status(int argc, char **argv)
 	json_decref(j);
 	return 0;
 }
+
+/* ---- the commands' options ---- */
+
+#define OPT_DEV { "dev", 'd', "IF", "the device, used exactly as named: xdptc never " \
+		  "chooses an interface by itself" }
+#define OPT_NETNS { "netns", 'n', "NS", "the network namespace IF is in (ip netns)", \
+		    "the current one" }
+
+static const struct cli_opt attach_opts[] = {
+	OPT_DEV,
+	OPT_NETNS,
+	{ "mode", 'm', "MODE", "xdpdrv (native XDP; fails with the kernel's reason if the "
+	  "driver lacks it, never falls back), xdpgeneric, tc (clsact ingress, direct-action; "
+	  "an existing clsact qdisc is reused), tcx (TC ingress through a BPF link), none" },
+	{ "port", 'p', "N", "UDP destination port to drop, 1-65535", "9999" },
+	{ "verbose", 'v', NULL, "print libbpf's messages (verifier and kernel errors)" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_attach = {
+	.name = "attach",
+	.fn = cmd_attach,
+	.brief = "load and attach the drop program to a device in a mode",
+	.about = "Load the UDP-drop program and attach it to IF (in network namespace NS). "
+		 "--dev and --mode are required.",
+	.opts = attach_opts,
+	.notes = "Refused (exit 1), with each occupant named, when anything on IF's receive "
+		 "path would see the frames before this program or holds its place (an XDP "
+		 "program, a tcx program before cls_bpf, a clsact filter of a higher "
+		 "priority): its verdict counters would be wrong. Nothing of another tool is "
+		 "touched.\nThe program stays attached after xdptc exits: XDP and tcx as BPF "
+		 "links pinned under /sys/fs/bpf/xdptc (bpffs is mounted when missing), with a "
+		 "record of their identity under /run/xdptc/attach; 'xdptc detach' removes "
+		 "them.",
+};
+
+static const struct cli_opt detach_opts[] = {
+	OPT_DEV,
+	OPT_NETNS,
+	{ "mode", 'm', "MODE", "detach only the program of this mode", "all of xdptc's" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_detach = {
+	.name = "detach",
+	.fn = cmd_detach,
+	.brief = "remove what xdptc attached to a device (proven by identity)",
+	.about = "Detach what xdptc attached to IF: the program of MODE, or all of them. "
+		 "What is xdptc's is proven by the identity recorded when it was attached (the "
+		 "pinned link and its program, the program at the filter's place), never by a "
+		 "name or a priority. Anything else is left alone and named; exit 1 when a hook "
+		 "asked for holds only something that is not xdptc's. The clsact qdisc is "
+		 "removed only if xdptc created it and nothing else sits on it.",
+	.opts = detach_opts,
+};
+
+static const struct cli_opt status_opts[] = {
+	OPT_DEV,
+	OPT_NETNS,
+	{ "json", 'j', NULL, "the receive path and the verdict counters as one line of JSON" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_status = {
+	.name = "status",
+	.fn = cmd_status,
+	.brief = "a device's receive path, whose each part is, xdptc's verdicts",
+	.about = "Show everything on IF's receive path in the order a frame meets it (XDP, "
+		 "tcx ingress, the ingress qdisc's filters by priority; bpf_xdp_query, "
+		 "bpf_prog_query, tc -j filter show), which of it is xdptc's (proven by the "
+		 "identity recorded at attach) and xdptc's programs' verdict counters "
+		 "(packets).",
+	.opts = status_opts,
+};

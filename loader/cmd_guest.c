@@ -32,31 +32,23 @@
 #include "udp_sender.h"
 
 #include "cli.h"
+#include "cli_table.h"
 
 /* ---- agent (inside a guest) and guest-exec ---- */
 
 int cmd_agent(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc agent --serial PORT --dev IF\n"
-		"Inside a virtio guest (started by topologies/guest/guest-init.sh): serve the\n"
-		"host's requests (attach, detach, snapshot, counters, bpfstats, exec) on the\n"
-		"virtio-serial PORT for the DUT interface IF. Not for use on the host.\n";
-	static const struct option opts[] = {
-		{ "serial", required_argument, NULL, 's' }, { "dev", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
-	};
 	const char *port = NULL, *dev = NULL;
 	int c, fd, e;
 
-	while ((c = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_agent, argc, argv)) > 0) {
 		switch (c) {
 		case 's': port = optarg; break;
 		case 'd': dev = optarg; break;
-		case 'h': printf("%s", help); return 0;
-		default: return EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (!port || !dev)
 		return need_opt("agent", "--serial PORT and --dev IF");
 	fd = open(port, O_RDWR | O_CLOEXEC);
@@ -73,26 +65,18 @@ int cmd_agent(int argc, char **argv)
 
 int cmd_guest_exec(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc guest-exec --ctl SOCKET -- COMMAND...\n"
-		"Run a shell command inside a running virtio guest through its agent's control\n"
-		"socket (/run/xdptc/PREFIX/ctl.sock); print its output; exit with its status.\n";
-	static const struct option opts[] = {
-		{ "ctl", required_argument, NULL, 'c' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *ctl = NULL;
 	char cmd[1000] = "", out[16384], err[512];
 	struct dut d;
 	int c, st = 0, e;
 
-	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_guest_exec, argc, argv)) > 0) {
 		switch (c) {
 		case 'c': ctl = optarg; break;
-		case 'h': printf("%s", help); return 0;
-		default: return EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (!ctl || optind >= argc)
 		return need_opt("guest-exec", "--ctl SOCKET and a COMMAND");
 	if ((c = check_privilege()))
@@ -115,3 +99,35 @@ int cmd_guest_exec(int argc, char **argv)
 	fputs(out, stdout);
 	return st;
 }
+
+static const struct cli_opt agent_opts[] = {
+	{ "serial", 's', "PORT", "the virtio-serial port to serve (/dev/vportNpM)" },
+	{ "dev", 'd', "IF", "the guest's DUT interface" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_agent = {
+	.name = "agent",
+	.fn = cmd_agent,
+	.brief = "(inside a guest) serve the host's DUT requests on a virtio-serial port",
+	.about = "Inside a virtio guest (started by topologies/guest/guest-init.sh): serve "
+		 "the host's requests (attach, detach, snapshot, counters, bpfstats, exec) on "
+		 "the virtio-serial PORT for the DUT interface IF. Not for use on the host.",
+	.opts = agent_opts,
+};
+
+static const struct cli_opt guest_exec_opts[] = {
+	{ "ctl", 'c', "SOCKET", "the guest agent's control socket (/run/xdptc/PREFIX/ctl.sock)" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_guest_exec = {
+	.name = "guest-exec",
+	.fn = cmd_guest_exec,
+	.operands = "-- COMMAND...",
+	.brief = "(on the host) run a command in a guest through its agent",
+	.about = "Run a shell command inside a running virtio guest through its agent's "
+		 "control socket; print its output; exit with its status.",
+	.opts = guest_exec_opts,
+	.stop_at_operand = 1,
+};

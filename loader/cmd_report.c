@@ -32,34 +32,26 @@
 #include "udp_sender.h"
 
 #include "cli.h"
+#include "cli_table.h"
+
+enum { OPT_MIXED = 256, OPT_ABSOLUTE };
 
 int cmd_report(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc report DIR [--csv FILE|-] [--quiet]\n"
-		"Compute the summary again from the trials in DIR/run.json (the same trials give\n"
-		"the same result), store it there, rebuild DIR/summary.md and the plots\n"
-		"(gnuplot), print the summary and say which files were rewritten.\n"
-		"  --csv FILE  also write every trial as CSV to FILE (- for stdout, no summary)\n"
-		"  --quiet     do not print the summary\n";
-	static const struct option opts[] = {
-		{ "csv", required_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
-	};
 	const char *csv = NULL;
 	char err[600], path[PATH_MAX + 16];
 	json_t *run;
 	FILE *f;
 	int c, quiet = 0, e;
 
-	while ((c = getopt_long(argc, argv, "c:qh", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_report, argc, argv)) > 0) {
 		switch (c) {
 		case 'c': csv = optarg; break;
 		case 'q': quiet = 1; break;
-		case 'h': printf("%s", help); return 0;
-		default: fprintf(stderr, "see 'xdptc report --help'\n"); return EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (optind != argc - 1)
 		return need_opt("report", "one run directory");
 	e = report_load(argv[optind], &run, err, sizeof(err));
@@ -127,35 +119,22 @@ int cmd_report(int argc, char **argv)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc compare DIR_A DIR_B [--mixed]\n"
-		"Put two runs side by side by their within-run deltas (B against A of each run,\n"
-		"with its own interval, coverage, pairs and verdict), after a table of the\n"
-		"settings of both that marks each one that differs (sender, guest kernel,\n"
-		"machine, packets, ...). Absolute figures from different runs are not\n"
-		"comparable, so compare never shows them (--absolute is refused).\n"
-		"  --mixed  put runs of different topologies, engines or time metrics side by\n"
-		"           side too (refused otherwise: their deltas measure different things)\n";
-	static const struct option opts[] = {
-		{ "absolute", no_argument, NULL, 'a' }, { "mixed", no_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
-	};
 	char err[600], why[512];
 	json_t *a, *b;
 	int c, e, mixed = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_compare, argc, argv)) > 0) {
 		switch (c) {
-		case 'a':
+		case OPT_ABSOLUTE:
 			fprintf(stderr, "xdptc: compare refuses absolute figures: nanoseconds and cycles "
 					"from different runs, machines or topologies are not comparable; "
 					"it compares within-run deltas only\n");
 			return EXIT_USAGE;
-		case 'm': mixed = 1; break;
-		case 'h': printf("%s", help); return 0;
-		default: fprintf(stderr, "see 'xdptc compare --help'\n"); return EXIT_USAGE;
+		case OPT_MIXED: mixed = 1; break;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (optind != argc - 2)
 		return need_opt("compare", "two run directories");
 	for (int i = 0; i < 2; i++) {
@@ -176,3 +155,43 @@ int cmd_compare(int argc, char **argv)
 	json_decref(b);
 	return e == -EINVAL ? EXIT_USAGE : e ? 1 : 0;
 }
+
+static const struct cli_opt report_opts[] = {
+	{ "csv", 'c', "FILE", "also write every trial as CSV to FILE (- for stdout, then no "
+	  "summary)" },
+	{ "quiet", 'q', NULL, "do not print the summary" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_report = {
+	.name = "report",
+	.fn = cmd_report,
+	.operands = "DIR",
+	.brief = "recompute a run's summary from its run.json; CSV export",
+	.about = "Compute the summary again from the trials in DIR/run.json (the same trials "
+		 "give the same result), store it there, rebuild DIR/summary.md and the plots "
+		 "(gnuplot), print the summary and say which files were rewritten. Needs no "
+		 "privilege.",
+	.opts = report_opts,
+};
+
+static const struct cli_opt compare_opts[] = {
+	{ "mixed", OPT_MIXED, NULL, "put runs of different topologies, engines or time metrics "
+	  "side by side too (refused otherwise: their deltas measure different things)" },
+	{ "absolute", OPT_ABSOLUTE, NULL, "refused", .flags = CLI_HIDDEN },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_compare = {
+	.name = "compare",
+	.fn = cmd_compare,
+	.operands = "DIR_A DIR_B",
+	.brief = "two runs' within-run deltas side by side, with their settings",
+	.about = "Put two runs side by side by their within-run deltas (B against A of each "
+		 "run, with its own interval, coverage, pairs and verdict), after a table of "
+		 "the settings of both that marks each one that differs (sender, guest kernel, "
+		 "machine, packets, ...). Absolute figures from different runs are not "
+		 "comparable, so compare never shows them (--absolute is refused). Needs no "
+		 "privilege.",
+	.opts = compare_opts,
+};

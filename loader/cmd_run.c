@@ -33,6 +33,7 @@
 
 #include "sender.h"
 #include "cli.h"
+#include "cli_table.h"
 #include "perf_stat.h"
 
 /* veth defaults: many short repetitions pair better than a few long ones on a shared
@@ -51,113 +52,118 @@
 #define ICOUNT_VIRTIO_DEFAULT_RATE 30000
 
 
+/* long-only options' keys */
+enum {
+	OPT_PACKETS = 256, OPT_CPU, OPT_SEED, OPT_RATE, OPT_GUEST_KERNEL, OPT_COUNTERS,
+	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
+	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS,
+};
+
+static const struct cli_opt run_opts_table[] = {
+	{ "topology", 't', "veth|virtio",
+	  "veth: a veth pair between two namespaces; virtio: a qemu guest's virtio-net NIC "
+	  "fed by a host tap", "veth", .brief = "`veth` or `virtio` (what `make run-veth` / "
+	  "`run-virtio` pass)" },
+	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
+	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
+	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
+	{ "packets", OPT_PACKETS, "N", "packets per measured window, k/M suffixes allowed",
+	  "200k; virtio 50k; icount 20k", "PACKETS",
+	  .brief = "packets per measured window (k/M suffixes)" },
+	{ "reps", 'r', "N", "repetitions of the timing pass, 2-100, in a seeded shuffled "
+	  "order; 6 or more give each delta an interval", "21; virtio 10; icount 11", "REPS" },
+	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, 1-100",
+	  "3; icount 2", "COUNT_REPS" },
+	{ "aa", OPT_AA, NULL, "also measure the first mode as a second arm (MODE-aa): its "
+	  "delta against the first is the run's noise floor", "off", "AA", "1" },
+	{ "no-flame", OPT_NO_FLAME, NULL, "skip the profile pass (one trial per mode under "
+	  "perf record, drawn as flame-MODE.svg; veth only)", "on (veth)",
+	  "FLAME", "0", .brief = "skip the profile pass and its flame graphs" },
+	{ "sender", OPT_SENDER, "KIND", "udp (a socket), packet (AF_PACKET, the qdisc "
+	  "bypassed) or xdp-live (XDP_TX live frames: no skb on the way to the DUT); see "
+	  "docs/senders-and-rate-search.md", "udp", "SENDER",
+	  .brief = "`udp`, `packet` or `xdp-live` (see docs/senders-and-rate-search.md)" },
+	{ "find-max-rate", OPT_FIND_MAX_RATE, NULL, "after the passes, search each mode's "
+	  "highest offered rate dropped with no loss before the DUT (max_drop_pps). A DUT on a "
+	  "CPU of its own (--threaded-napi): bisection, at most 12 trials, to 2%, then checked: "
+	  "3 trials there must be lossless, 1 of 3 at +5% must lose; trials whose loss a stall "
+	  "of the NAPI thread explains are repeated. A DUT on the sender's CPU (the default, "
+	  "or --napi-cpu sender): nothing can be lost, so the saturation rate, 20 interleaved "
+	  "unpaced trials per mode, checked: the median's 95.9% interval within 5%", "off",
+	  "MAXRATE", "1", .brief = "search each mode's highest lossless drop rate" },
+	{ "threaded-napi", OPT_THREADED_NAPI, NULL, "veth: run the DUT's NAPI in its own "
+	  "kernel thread, kept off the sender's CPU, so the receive path can fall behind the "
+	  "sender (a rate search then bisects for the lossless edge; on a VM the waits of that "
+	  "thread's vCPU can set it: see docs/senders-and-rate-search.md)", "off", "THREADED",
+	  "1", .brief = "veth DUT's NAPI in its own kernel thread, off the sender's CPU" },
+	{ "napi-cpu", OPT_NAPI_CPU, "N|sender", "veth: --threaded-napi with the thread pinned "
+	  "to this CPU; 'sender' (the sender's CPU) makes the two take turns, so nothing is "
+	  "lost and a rate search measures the pair's saturation rate, with the DUT's own CPU "
+	  "time per packet", NULL, "NAPI_CPU", .brief = "that thread pinned to this CPU "
+	  "instead (implies `THREADED=1`); `sender`: the sender's CPU" },
+	{ "warmup", 'w', "N", "packets sent before each window, not measured",
+	  "10% of --packets", "WARMUP" },
+	{ "rate", OPT_RATE, "PPS", "sender pace in packets/s, k/M suffixes allowed; 0: as "
+	  "fast as possible", "unpaced; virtio 50k; virtio under icount 30k", "RATE" },
+	{ "guest-kernel", OPT_GUEST_KERNEL, "6.1|6.12", "guest kernel (virtio, or the icount "
+	  "engine): 6.1 (bookworm) or 6.12 (bookworm-backports)", "6.1", "GUEST_KERNEL" },
+	{ "engine", OPT_ENGINE, "host|icount", "host: measure on this machine; icount: under "
+	  "qemu's -icount shift=0,sleep=off, where guest time counts guest instructions: "
+	  "veth runs the whole experiment inside such a guest, virtio boots its DUT guest so; "
+	  "reports guest_instructions_per_pkt (guest instructions, never a PMU's "
+	  "instructions_per_pkt) instead of cpu_ns_per_pkt. Its defaults: 20k packets x 11 "
+	  "repetitions, 2 count repetitions, no flame graphs, virtio paced at 30k; "
+	  "--guest-kernel applies (docs/engines.md)", "host", "ENGINE",
+	  .brief = "`icount`: measure instructions per packet inside a qemu `-icount` guest "
+	  "(see docs/engines.md)" },
+	{ "counters", OPT_COUNTERS, "LIST", "counter backends to try, in order; e.g. "
+	  "fentry,tracepoint keeps kprobes off (docs/counters.md)",
+	  "kprobe,fentry,tracepoint", "COUNTERS", .brief = "counter backends to try, in order" },
+	{ "pmu-events", OPT_PMU_EVENTS, "LIST", "perf events counted by `perf stat` in the "
+	  "timing pass, as `perf list` spells them (raw rNNNN, cpu_core/EVENT/ and modifiers "
+	  "such as :u allowed; 'none' for none): over exactly each window (not the settle "
+	  "wait after it), on the threads whose CPU time is cpu_ns_per_pkt; each event E "
+	  "gives E_per_pkt (dashes to underscores), scaled by perf when counters were shared "
+	  "(its running percentage is kept), null with perf's reason where it counted nothing "
+	  "(<not supported>); IPC when both cycles and instructions count. Not in an icount "
+	  "guest", "cycles,instructions", "PMU_EVENTS", .brief = "perf events counted by "
+	  "`perf stat` over each timing window (see docs/method.md); `none`" },
+	{ "cpu", OPT_CPU, "N", "CPU the sender (and on veth the receive softirq) runs on",
+	  "the last CPU", "CPU", .flags = CLI_MAKE_CMDLINE },
+	{ "port", 'p', "N", "UDP port to drop and to send to", "9999", "PORT",
+	  .flags = CLI_MAKE_CMDLINE },
+	{ "out", 'o', "DIR", "parent directory of the run directory", "results", "OUT",
+	  .flags = CLI_MAKE_CMDLINE },
+	{ "size", 's', "B", "UDP payload bytes, 0-1472 (18: 60-byte frames, 64 with the FCS)",
+	  "18" },
+	{ "seed", OPT_SEED, "N", "seed of the trial order", "the time" },
+	{ "cross-check-counters", OPT_CROSS_CHECK, NULL, "count with every working backend at "
+	  "once and record each (skbs_built_by_backend and the like in run.json; docs/counters.md)", "off" },
+	{ "quiet", 'q', NULL, "do not print the summary on stdout (progress still goes to "
+	  "stderr)" },
+	{ "verbose", 'v', NULL, "print libbpf's messages on stderr" },
+	{ "inside-icount", OPT_INSIDE_ICOUNT, NULL, "the inner run of the icount engine",
+	  .flags = CLI_HIDDEN },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_run = {
+	.name = "run",
+	.fn = cmd_run,
+	.brief = "a whole measurement run on a topology (what make run-veth calls)",
+	.about = "Build the topology, run interleaved trials of every mode in three passes "
+		 "(timing: no tracing, BPF statistics off; count: the counter backends; "
+		 "bpfstats: BPF run time) and a profile pass (flame graphs), write "
+		 "OUT/<UTC timestamp>-<topology>[-icount]/run.json and summary.md, print the "
+		 "summary, and remove the topology (also on error and Ctrl-C).",
+	.opts = run_opts_table,
+	.notes = "One run at a time per machine: a second run refuses while one is measuring.",
+};
+
 /* run_opts_parse - the options of `xdptc run` into @o (and the topologies directory
  * into @topodir). Returns -1 to go on, or the exit status (0 after --help). */
 int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, size_t len)
 {
-	static const char help[] =
-		"usage: xdptc run [--topology veth|virtio] [--packets N] [--reps N] [--count-reps N]\n"
-		"                 [--modes LIST] [--aa] [--sender KIND] [--warmup N] [--rate PPS] [--cpu N]\n"
-		"                 [--port N] [--size B] [--guest-kernel 6.1|6.12] [--counters LIST]\n"
-		"                 [--cross-check-counters] [--no-flame] [--seed N] [--out DIR]\n"
-		"                 [--find-max-rate] [--threaded-napi] [--napi-cpu N|sender]\n"
-		"                 [--engine host|icount] [--pmu-events LIST]\n"
-		"                 [--quiet] [--verbose]\n"
-		"Build the topology, run interleaved trials of every mode in three passes\n"
-		"(timing: no tracing, BPF stats off; count: the counter backends; bpfstats: BPF\n"
-		"run time) and a profile pass (flame graphs), write\n"
-		"DIR/<UTC timestamp>-<topology>[-icount]/run.json and summary.md,\n"
-		"print the summary, and remove the topology (also on error and Ctrl-C).\n"
-		"  --topology  veth (default): a veth pair between two namespaces;\n"
-		"              virtio: a qemu guest's virtio-net NIC fed by a host tap\n"
-		"  --packets   packets per measured window, k/M suffixes (default 200k; virtio 50k;\n"
-		"              icount 20k)\n"
-		"  --rate      sender pace in packets/s (default: as fast as possible; virtio 50k,\n"
-		"              virtio under icount 30k)\n"
-		"  --guest-kernel  guest kernel (virtio, or the icount engine): 6.1 (default)\n"
-		"              or 6.12\n"
-		"  --counters  counter backends to try, in order (default kprobe,fentry,tracepoint);\n"
-		"              e.g. fentry,tracepoint keeps kprobes off\n"
-		"  --sender    udp (a socket, default), packet (AF_PACKET, qdisc bypassed) or\n"
-		"              xdp-live (XDP_TX live frames: no skb on the way to the DUT)\n"
-		"  --find-max-rate  after the passes, search each mode's highest offered rate\n"
-		"              dropped with no loss before the DUT (max_drop_pps). A DUT on a\n"
-		"              CPU of its own (--threaded-napi): bisection, at most 12 trials,\n"
-		"              to 2%, then checked: 3 trials there must be lossless, 1 of 3 at\n"
-		"              +5% must lose; trials whose loss a stall of the NAPI thread\n"
-		"              explains are repeated. A DUT on the sender's CPU (the default,\n"
-		"              or --napi-cpu sender): nothing can be lost, so the saturation\n"
-		"              rate, 20 interleaved unpaced trials per mode, checked: the\n"
-		"              median's 95.9% interval within 5%\n"
-		"  --engine    host (default): measure on this machine; icount: under qemu's\n"
-		"              -icount shift=0,sleep=off, where guest time counts guest\n"
-		"              instructions: veth runs the whole experiment inside such a guest,\n"
-		"              virtio boots its DUT guest so; reports guest_instructions_per_pkt\n"
-		"              (guest instructions, never a PMU's instructions_per_pkt) instead\n"
-		"              of cpu_ns_per_pkt (its defaults: 20k packets x 11 repetitions, 2\n"
-		"              count repetitions, no flame graphs, virtio paced at 30k;\n"
-		"              --guest-kernel applies)\n"
-		"  --pmu-events  perf events counted by `perf stat` in the timing pass, as\n"
-		"              `perf list` spells them (default cycles,instructions; raw rNNNN,\n"
-		"              cpu_core/EVENT/ and modifiers such as :u allowed; 'none' for none):\n"
-		"              over exactly each window (not the settle wait after it), on the\n"
-		"              threads whose CPU time is cpu_ns_per_pkt; each event E gives\n"
-		"              E_per_pkt (dashes to underscores), scaled by perf when counters\n"
-		"              were shared (its running percentage is kept), null with perf's\n"
-		"              reason where it counted nothing (<not supported>); IPC when both\n"
-		"              cycles and instructions count. Not in an icount guest.\n"
-		"  --threaded-napi  veth: run the DUT's NAPI in its own kernel thread, kept off\n"
-		"              the sender's CPU, so the receive path can fall behind the sender\n"
-		"              (a rate search then bisects for the lossless edge; on a VM the\n"
-		"              waits of that thread's vCPU can set it: see\n"
-		"              docs/senders-and-rate-search.md)\n"
-		"  --napi-cpu  veth: --threaded-napi with the thread pinned to this CPU;\n"
-		"              'sender' (the sender's CPU) makes the two take turns, so nothing\n"
-		"              is lost and a rate search measures the pair's saturation rate,\n"
-		"              with the DUT's own CPU time per packet\n"
-		"  --aa        also measure the first mode as a second arm (MODE-aa): its delta\n"
-		"              against the first is the run's noise floor\n"
-		"  --no-flame  skip the profile pass (one trial per mode under perf record,\n"
-		"              drawn as flame-MODE.svg; veth only)\n"
-		"  --cross-check-counters  count with every working backend at once and\n"
-		"              record each (<count>_by_backend in run.json)\n"
-		"  --reps      repetitions of the timing pass, 2-100 (default 21; virtio 10;\n"
-		"              icount 11); 6 or more give each delta an interval\n"
-		"  --count-reps  repetitions of the count and BPF-statistics passes, 1-100\n"
-		"              (default 3; icount 2)\n"
-		"  --modes     comma list of none, xdpdrv, xdpgeneric, tc, tcx (default tc,xdpdrv)\n"
-		"  --warmup    packets sent before each window (default 10% of --packets)\n"
-		"  --cpu       CPU the sender (and on veth the receive softirq) runs on\n"
-		"              (default: the last CPU)\n"
-		"  --port      UDP port to drop and to send to (default 9999)\n"
-		"  --size      UDP payload bytes (default 18: 60-byte frames, 64 with the FCS)\n"
-		"  --seed      seed of the trial order (default: the time)\n"
-		"  --out       parent directory of results (default results)\n"
-		"  --quiet     do not print the summary on stdout (progress still goes to stderr)\n"
-		"  --verbose   print libbpf's messages\n"
-		"One run at a time per machine: a second run refuses while one is measuring.\n";
-	static const struct option opts[] = {
-		{ "topology", required_argument, NULL, 't' }, { "packets", required_argument, NULL, 'P' },
-		{ "reps", required_argument, NULL, 'r' },     { "modes", required_argument, NULL, 'm' },
-		{ "count-reps", required_argument, NULL, 'c' },
-		{ "warmup", required_argument, NULL, 'w' },   { "cpu", required_argument, NULL, 'C' },
-		{ "port", required_argument, NULL, 'p' },     { "size", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },     { "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },          { "verbose", no_argument, NULL, 'v' },
-		{ "rate", required_argument, NULL, 'R' },     { "guest-kernel", required_argument, NULL, 'G' },
-		{ "counters", required_argument, NULL, 'K' },
-		{ "cross-check-counters", no_argument, NULL, 'X' },
-		{ "no-flame", no_argument, NULL, 'F' },
-		{ "aa", no_argument, NULL, 'A' },
-		{ "sender", required_argument, NULL, 'Z' },
-		{ "find-max-rate", no_argument, NULL, 'M' },
-		{ "threaded-napi", no_argument, NULL, 'T' },
-		{ "napi-cpu", required_argument, NULL, 'N' },
-		{ "engine", required_argument, NULL, 'E' },
-		{ "inside-icount", no_argument, NULL, 'I' },
-		{ "pmu-events", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
-	};
 	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0, guest_kernel_set = 0;
 	int count_reps_set = 0, pmu_set = 0;
 	static int counter_order[BACKEND_NR + 1];
@@ -175,43 +181,43 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	o.modes[0] = MODE_TC;
 	o.modes[1] = MODE_XDPDRV;
 	o.nmodes = 2;
-	while ((c = getopt_long(argc, argv, "t:P:r:c:m:w:C:p:s:S:o:R:G:K:XFAZ:MTN:E:IU:qvh", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_run, argc, argv)) > 0) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
 				return bad_value("--topology", optarg, "veth or virtio");
 			o.topology = optarg;
 			break;
-		case 'R':
+		case OPT_RATE:
 			if (parse_count(optarg, 100000000ull, &o.rate_pps))
 				return bad_value("--rate", optarg, "packets per second such as 20k");
 			rate_set = 1;
 			break;
-		case 'X':
+		case OPT_CROSS_CHECK:
 			o.cross_check = true;
 			break;
-		case 'F':
+		case OPT_NO_FLAME:
 			o.flame = false;
 			break;
-		case 'A':
+		case OPT_AA:
 			aa = 1;
 			break;
-		case 'M':
+		case OPT_FIND_MAX_RATE:
 			o.find_max_rate = true;
 			break;
-		case 'E':
+		case OPT_ENGINE:
 			if (!strcmp(optarg, "icount"))
 				o.engine = ENGINE_ICOUNT;
 			else if (strcmp(optarg, "host"))
 				return bad_value("--engine", optarg, "host or icount");
 			break;
-		case 'I':
+		case OPT_INSIDE_ICOUNT:
 			o.inside_icount = true;
 			break;
-		case 'T':
+		case OPT_THREADED_NAPI:
 			o.threaded_napi = true;
 			break;
-		case 'N': /* implies --threaded-napi */
+		case OPT_NAPI_CPU: /* implies --threaded-napi */
 			o.threaded_napi = true;
 			if (!strcmp(optarg, "sender")) {
 				o.napi_cpu = NAPI_CPU_SENDER;
@@ -225,7 +231,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			}
 			o.napi_cpu = (int)v;
 			break;
-		case 'Z': {
+		case OPT_SENDER: {
 			enum sender_kind k;
 
 			if (sender_parse(optarg, &k))
@@ -233,13 +239,13 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			o.sender = k;
 			break;
 		}
-		case 'K':
+		case OPT_COUNTERS:
 			if (parse_counter_backends(optarg, counter_order) < 0)
 				return bad_value("--counters", optarg,
 						 "a comma list of kprobe, fentry, tracepoint");
 			o.counter_order = counter_order;
 			break;
-		case 'U': {
+		case OPT_PMU_EVENTS: {
 			struct perf_stat_value pv[PERF_STAT_MAX_EVENTS];
 
 			pmu_set = 1;
@@ -254,13 +260,13 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			o.pmu_events = optarg;
 			break;
 		}
-		case 'G':
+		case OPT_GUEST_KERNEL:
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
 				return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
 			setenv("GUEST_KERNEL", optarg, 1);
 			guest_kernel_set = 1;
 			break;
-		case 'P':
+		case OPT_PACKETS:
 			if (parse_count(optarg, 1000000000000ull, &o.packets) || !o.packets)
 				return bad_value("--packets", optarg, "a packet count such as 1M");
 			packets_set = 1;
@@ -290,7 +296,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 			if (parse_count(optarg, 1000000000000ull, &warmup))
 				return bad_value("--warmup", optarg, "a packet count");
 			break;
-		case 'C':
+		case OPT_CPU:
 			if (parse_count(optarg, 4095, &v) ||
 			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
 				fprintf(stderr, "xdptc: --cpu '%s': expected an online CPU, 0-%ld\n",
@@ -308,17 +314,17 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 				return bad_value("--size", optarg, "payload bytes, 0-1472 (a 1514-byte frame)");
 			o.payload_len = (uint32_t)v;
 			break;
-		case 'S':
+		case OPT_SEED:
 			if (parse_count(optarg, (uint64_t)INT64_MAX, &o.seed))
 				return bad_value("--seed", optarg, "a non-negative integer");
 			break;
 		case 'o': o.out_dir = optarg; break;
 		case 'q': o.quiet = 1; break;
 		case 'v': verbose = 1; bpf_log_setup(1); break;
-		case 'h': printf("%s", help); return 0;
-		default: fprintf(stderr, "see 'xdptc run --help'\n"); return EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (optind < argc) {
 		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;

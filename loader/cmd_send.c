@@ -32,32 +32,40 @@
 #include "udp_sender.h"
 
 #include "cli.h"
+#include "cli_table.h"
 
 /* ---- send ---- */
 
+enum { OPT_DST = 256, OPT_SRC_PORT, OPT_CPU };
+
+static const struct cli_opt send_opts[] = {
+	{ "dst", OPT_DST, "ADDR", "destination IPv4 or IPv6 address (use the suite's "
+	  "198.18.0.0/15, or an address you own)" },
+	{ "netns", 'n', "NS", "send from this network namespace", "the current one" },
+	{ "port", 'p', "N", "destination UDP port", "9999" },
+	{ "src-port", OPT_SRC_PORT, "N", "source UDP port", "the kernel's choice" },
+	{ "count", 'c', "N", "packets, k/M/G suffixes allowed", "10000" },
+	{ "size", 's', "B", "UDP payload bytes, 0-65000 (18: 60-byte frames, 64 with the FCS)",
+	  "18" },
+	{ "cpu", OPT_CPU, "N", "pin the sender to this CPU", "not pinned" },
+	{ "rate", 'r', "PPS", "packets per second; 0: as fast as possible", "0" },
+	{ "batch", 'b', "N", "messages per sendmmsg call, 1-1024", "64" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_send = {
+	.name = "send",
+	.fn = cmd_send,
+	.brief = "UDP traffic generator (sendmmsg)",
+	.about = "Send UDP packets from a socket with sendmmsg (the kernel builds one skb "
+		 "each). --dst is required.",
+	.opts = send_opts,
+	.notes = "Prints packets sent, wall time (s), rate (pps) and sender CPU time "
+		 "(ns/pkt).",
+};
+
 int cmd_send(int argc, char **argv)
 {
-	static const char help[] =
-		"usage: xdptc send --dst ADDR [--netns NS] [--port N] [--count N] [--size B]\n"
-		"                  [--cpu N] [--rate PPS] [--batch N] [--src-port N]\n"
-		"Send UDP packets from a socket with sendmmsg (the kernel builds one skb each).\n"
-		"  --dst      destination IPv4/IPv6 address (use the suite's 198.18.0.0/15)\n"
-		"  --netns    send from this network namespace\n"
-		"  --port     destination port (default 9999)\n"
-		"  --count    packets, k/M/G suffixes allowed (default 10000)\n"
-		"  --size     UDP payload bytes (default 18: 60-byte frames, 64 with the FCS)\n"
-		"  --cpu      pin the sender to this CPU\n"
-		"  --rate     packets per second (default 0: as fast as possible)\n"
-		"  --batch    messages per sendmmsg call, 1-1024 (default 64)\n"
-		"Prints packets sent, wall time (s), rate (pps) and sender CPU time (ns/pkt).\n";
-	static const struct option opts[] = {
-		{ "dst", required_argument, NULL, 'a' },   { "netns", required_argument, NULL, 'n' },
-		{ "port", required_argument, NULL, 'p' },  { "count", required_argument, NULL, 'c' },
-		{ "size", required_argument, NULL, 's' },  { "cpu", required_argument, NULL, 'C' },
-		{ "rate", required_argument, NULL, 'r' },  { "batch", required_argument, NULL, 'b' },
-		{ "src-port", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct udp_sender_opts o = { .dst_port = DROP_DEFAULT_PORT, .payload_len = 18 };
 	struct udp_send_result res;
 	struct udp_sender s;
@@ -65,15 +73,15 @@ int cmd_send(int argc, char **argv)
 	uint64_t count = 10000, v;
 	int c, cpu = -1, saved, e;
 
-	while ((c = getopt_long(argc, argv, "a:n:p:c:s:C:r:b:S:h", opts, NULL)) != -1) {
+	while ((c = cli_next(&cli_cmd_send, argc, argv)) > 0) {
 		switch (c) {
-		case 'a': o.dst_addr = optarg; break;
+		case OPT_DST: o.dst_addr = optarg; break;
 		case 'n': netns = optarg; break;
 		case 'p':
 			if (parse_port(optarg, &o.dst_port))
 				return bad_port(optarg);
 			break;
-		case 'S':
+		case OPT_SRC_PORT:
 			if (parse_port(optarg, &o.src_port))
 				return bad_port(optarg);
 			break;
@@ -86,7 +94,7 @@ int cmd_send(int argc, char **argv)
 				return bad_value("--size", optarg, "payload bytes, 0-65000");
 			o.payload_len = (uint32_t)v;
 			break;
-		case 'C':
+		case OPT_CPU:
 			if (parse_count(optarg, CPU_SETSIZE - 1, &v))
 				return bad_value("--cpu", optarg, "a CPU number");
 			cpu = (int)v;
@@ -100,10 +108,10 @@ int cmd_send(int argc, char **argv)
 				return bad_value("--batch", optarg, "1-1024");
 			o.batch = (unsigned int)v;
 			break;
-		case 'h': printf("%s", help); return 0;
-		default: fprintf(stderr, "see 'xdptc send --help'\n"); return EXIT_USAGE;
 		}
 	}
+	if (c < 0)
+		return cli_exit(c);
 	if (!o.dst_addr)
 		return need_opt("send", "--dst ADDR");
 	if ((c = enter_and_check(netns, NULL, &saved)))

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_table.h"
 #include "cli_parse.h"
 #include "report.h"
 #include "run.h"
@@ -19,16 +20,6 @@
 
 #define SWEEP_MAX 16
 
-static const char help[] =
-	"usage: xdptc sweep --over size|sender [--values LIST] [RUN OPTIONS]\n"
-	"Run `xdptc run` once per value and put the runs side by side: the within-run\n"
-	"delta of every mode against the baseline and the mechanism counters per packet.\n"
-	"Writes OUT/<UTC timestamp>-sweep-<over>/sweep.csv, sweep.md and a plot\n"
-	"(sweep.svg, sweep.png); each run keeps its own directory beside it.\n"
-	"  --over size    UDP payload sizes (default 18,86,214,470,982,1458: frames of\n"
-	"                 60, 128, 256, 512, 1024 and 1500 bytes without the FCS)\n"
-	"  --over sender  sender regimes (default udp,packet,xdp-live)\n"
-	"  RUN OPTIONS    any of `xdptc run`'s (--packets, --reps, --modes, --topology, ...)\n";
 
 static double num(const json_t *o, const char *k)
 {
@@ -62,7 +53,7 @@ int cmd_sweep(int argc, char **argv)
 	rest[nrest++] = argv[0];
 	for (int i = 1; i < argc && nrest < 127; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("%s", help);
+			cli_help(&cli_cmd_sweep, stdout);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--over") && i + 1 < argc)
@@ -218,3 +209,24 @@ int cmd_sweep(int argc, char **argv)
 	fprintf(stderr, "xdptc sweep: %s/ (sweep.csv, sweep.md, sweep.svg, sweep.png)\n", sweepdir);
 	return done == n ? 0 : 1;
 }
+
+static const struct cli_opt sweep_opts[] = {
+	{ "over", 256, "size|sender", "size: UDP payload sizes (default 18,86,214,470,982,1458: "
+	  "frames of 60, 128, 256, 512, 1024 and 1500 bytes without the FCS); sender: sender "
+	  "regimes (default udp,packet,xdp-live)" },
+	{ "values", 257, "LIST", "the values instead of the defaults (at most 16)" },
+	{ NULL },
+};
+
+const struct cli_command cli_cmd_sweep = {
+	.name = "sweep",
+	.fn = cmd_sweep,
+	.brief = "runs over frame sizes or senders, side by side",
+	.about = "Run `xdptc run` once per value and put the runs side by side: the "
+		 "within-run delta of every mode against the baseline and the mechanism "
+		 "counters per packet. Writes OUT/<UTC timestamp>-sweep-<over>/sweep.csv, "
+		 "sweep.md and a plot (sweep.svg, sweep.png); each run keeps its own directory "
+		 "beside it. --over is required.",
+	.opts = sweep_opts,
+	.also = "run",
+};

@@ -2,7 +2,8 @@
 /*
  * xdptc: measure identical UDP-drop logic at native XDP and TC ingress.
  *
- * Commands (xdptc COMMAND --help for each):
+ * Commands (xdptc COMMAND --help for each; their options are tables in cmd_*.c, see
+ * cli_table.h, from which --help, build/xdptc.8 and README's make variables come):
  *   attach      load and attach the drop program to a device in a mode
  *   detach      remove what xdptc attached to a device (proven by identity)
  *   status      a device's receive path, whose each part is, xdptc's verdicts
@@ -15,91 +16,61 @@
  *   compare     two runs' within-run deltas side by side, with their settings
  *   agent       (inside a guest) serve the host's DUT requests on a virtio-serial port
  *   guest-exec  (on the host) run a command in a guest through its agent
+ *   help        the command list; --man the manual page; --make-vars README's table
  *
  * Exit status: 0 success, 1 runtime failure or missing privilege, 2 bad usage
  * (unknown mode, missing device or namespace, value out of range), 130 interrupted.
  */
-#include <bpf/libbpf.h>
-#include <dirent.h>
-#include <fcntl.h>
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <linux/capability.h>
-#include <net/if.h>
-#include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "bpf_log.h"
-#include "cleanup.h"
-#include "cli_parse.h"
-#include "doctor.h"
-#include "plots.h"
-#include "report.h"
-#include "summary.h"
-#include "drop_prog.h"
-#include "dut.h"
-#include "netns.h"
-#include "run.h"
-#include "skb_counters_user.h"
-#include "udp_sender.h"
-
 #include "cli.h"
+#include "cli_table.h"
 
-static void usage_main(FILE *f)
+/* xdptc help [--man|--make-vars]: the command list, the manual page (troff, what make
+ * builds into build/xdptc.8) or README.md's table of make variables */
+static int cmd_help(int argc, char **argv)
 {
-	fprintf(f,
-		"usage: xdptc COMMAND [OPTIONS]\n"
-		"\n"
-		"Measure how much work the kernel does when identical UDP-drop logic runs at\n"
-		"native XDP (xdpdrv) versus TC ingress (clsact, direct-action).\n"
-		"\n"
-		"commands:\n"
-		"  attach   --dev IF [--netns NS] --mode MODE [--port N]   attach the drop program\n"
-		"  detach   --dev IF [--netns NS] [--mode MODE]            detach xdptc's program(s)\n"
-		"  status   --dev IF [--netns NS] [--json]                 the receive path, verdicts\n"
-		"  send     --dst ADDR [--netns NS] [--count N] ...        UDP traffic generator\n"
-		"  run      [--topology veth|virtio] [--packets N] ...     a whole measurement run\n"
-		"  sweep    --over size|sender [RUN OPTIONS]               runs over frame sizes or senders\n"
-		"  cleanup                                                 remove leftovers of killed runs\n"
-		"  doctor   [--json] [--boot] [--guest]                    what this kernel offers, and why\n"
-		"  report   DIR [--csv FILE|-] [--quiet]                   rebuild a run's summary; CSV export\n"
-		"  compare  DIR_A DIR_B [--mixed]                          two runs' within-run deltas side by side\n"
-		"\n"
-		"modes: %s\n"
-		"Run 'xdptc COMMAND --help' for a command's options. Needs root (or CAP_BPF,\n"
-		"CAP_NET_ADMIN and CAP_SYS_ADMIN) for everything but --help.\n",
-		drop_mode_choices());
+	const struct cli_command *c;
+
+	if (argc < 2) {
+		cli_usage_main(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--man")) {
+		cli_man(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--make-vars")) {
+		cli_make_vars_md(stdout);
+		return 0;
+	}
+	c = cli_command_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars or a command)\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	cli_help(c, stdout);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} cmds[] = {
-		{ "attach", cmd_attach }, { "detach", cmd_detach }, { "status", cmd_status },
-		{ "send", cmd_send },     { "run", cmd_run },       { "cleanup", cmd_cleanup },
-		{ "agent", cmd_agent },   { "guest-exec", cmd_guest_exec },
-		{ "doctor", cmd_doctor }, { "sweep", cmd_sweep }, { "report", cmd_report },   { "compare", cmd_compare },
-	};
+	const struct cli_command *c;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		usage_main(argc < 2 ? stderr : stdout);
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cli_usage_main(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
+	if (!strcmp(argv[1], "help"))
+		return cmd_help(argc - 1, argv + 1);
 	bpf_log_setup(0);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	c = cli_command_find(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	fprintf(stderr, "xdptc: unknown command '%s'\n", argv[1]);
-	usage_main(stderr);
+	cli_usage_main(stderr);
 	return EXIT_USAGE;
 }

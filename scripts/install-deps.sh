@@ -10,7 +10,8 @@
 # by-hand counting scripts in probes/, linux-perf for the flame graphs, gnuplot-nox for
 # the plots, libclang-rt-dev for `make fuzz` (libFuzzer and the sanitizers' runtimes,
 # only recommended by clang, so not installed with --no-install-recommends), and
-# python3-jsonschema for the tests' check of every run.json against docs/run.schema.json.
+# python3-jsonschema for the tests' check of every run.json against docs/run.schema.json,
+# groff-base for the test that renders the manual page (build/xdptc.8).
 # On Debian 12 it adds bookworm-backports to apt's sources
 # (/etc/apt/sources.list.d/xdptc-bookworm-backports.list). Elsewhere, install the
 # equivalents by hand (libbpf >= 1.3 with its bpftool) and run `make`.
@@ -20,7 +21,7 @@ set -eu
 BACKPORTS_LIST=/etc/apt/sources.list.d/xdptc-bookworm-backports.list
 PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
 iproute2 ethtool qemu-system-x86 busybox-static cpio kmod xz-utils bpftrace linux-perf gnuplot-nox \
-libclang-rt-dev python3-jsonschema"
+libclang-rt-dev python3-jsonschema groff-base"
 BP_PKGS="libbpf-dev bpftool"
 
 have_all() {

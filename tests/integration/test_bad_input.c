@@ -60,6 +60,10 @@ static const struct bad_case cases[] = {
 	{ "compare --absolute %s/foreign %s/foreign", 2, "refuses absolute figures" },
 	{ "sweep --over moods", 2, "size or sender" },
 	{ "doctor --frobnicate", 2, "see 'xdptc doctor --help'" },
+	{ "run --packets", 2, "--packets needs a value" },
+	{ "run -Z", 2, "unknown option '-Z'" },
+	{ "cleanup everything", 2, "unexpected argument 'everything'" },
+	{ "help nosuch", 2, "no command 'nosuch'" },
 };
 
 static const char *xdptc = "./build/xdptc";
