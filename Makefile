@@ -31,15 +31,19 @@ CFLAGS  ?= -O2 -g
 # fields it has; C zeroes the rest, which is what they mean.
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation \
 	-Wno-missing-field-initializers
-CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis
+CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis -Icmd
 LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -ljansson -lm
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
 
 BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters probes/napi_delay
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
-LOADER_SRC := $(wildcard loader/*.c) $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard analysis/*.c)
-LIB_SRC   := $(filter-out loader/xdptc.c,$(LOADER_SRC))
+# the layers, each including only those before it: bpf/ (the programs), probes/ (the
+# counters' user side), loader/ (attach, DUT, trials, senders), analysis/ (statistics,
+# summary, plots), cmd/ (the commands, the run driver, the CLI); tests/unit/test_layers.c
+LOADER_SRC := $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard loader/*.c) \
+	$(wildcard analysis/*.c) $(wildcard cmd/*.c)
+LIB_SRC   := $(filter-out cmd/xdptc.c,$(LOADER_SRC))
 LIB_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
@@ -82,14 +86,14 @@ $(BUILD)/%.bpf.o: probes/%.bpf.c probes/*.h $(BUILD)/vmlinux.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
-$(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h bpf/*.h)
+$(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h cmd/*.h bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/xdptc: $(BUILD)/obj/loader/xdptc.o $(LIB_OBJ)
+$(BUILD)/xdptc: $(BUILD)/obj/cmd/xdptc.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
 
-# the manual page, from the commands' option tables (loader/cmd_*.c): man -l build/xdptc.8
+# the manual page, from the commands' option tables (cmd/cmd_*.c): man -l build/xdptc.8
 $(BUILD)/xdptc.8: $(BUILD)/xdptc
 	$(BUILD)/xdptc help --man > $@
 
@@ -150,7 +154,7 @@ FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC))
 FUZZ_BINS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 
-$(BUILD)/fuzz/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h bpf/*.h)
+$(BUILD)/fuzz/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h cmd/*.h bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "run.h"
 #include "summary.h"
 
 /* The checks that make a parsed JSON document an xdptc run; @r is released on failure. */
@@ -32,9 +31,9 @@ static int check_run(json_t *r, const char *file, json_t **run, char *err, size_
 		return -EPROTO;
 	}
 	/* at most what `xdptc run` measures: each mode costs a 10,000-resample bootstrap */
-	if (json_array_size(json_object_get(json_object_get(r, "settings"), "modes")) > RUN_MAX_MODES) {
+	if (json_array_size(json_object_get(json_object_get(r, "settings"), "modes")) > REPORT_MAX_ARMS) {
 		snprintf(err, errlen, "'%s': settings.modes lists more than %d modes", file,
-			 RUN_MAX_MODES);
+			 REPORT_MAX_ARMS);
 		json_decref(r);
 		return -EPROTO;
 	}

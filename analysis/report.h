@@ -13,6 +13,8 @@
 #include <stdio.h>
 
 #define RUN_SCHEMA "xdptc.run/1"
+/* the most arms a run measures (cmd/run.h's RUN_MAX_MODES is this) */
+#define REPORT_MAX_ARMS 8
 
 /*
  * report_load - read @path (a run directory, or a run.json file) into *@run.

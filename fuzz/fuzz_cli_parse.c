@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * fuzz_cli_parse.c: libFuzzer target for `xdptc run`'s option parser, run_opts_parse
- * (loader/cmd_run.c). The input is split into arguments at NUL and newline bytes and
+ * (cmd/cmd_run.c). The input is split into arguments at NUL and newline bytes and
  * parsed as `xdptc run ARGS...`. The parser must never crash, leak or read out of
  * bounds; when it accepts the options, the options it returns must be within the
  * ranges its help promises (checked here, abort() otherwise).

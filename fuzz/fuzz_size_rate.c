@@ -2,7 +2,7 @@
 /*
  * fuzz_size_rate.c: libFuzzer target for the value parsers behind the options:
  * parse_count (counts, rates and sizes with k/M/G suffixes: --packets, --rate,
- * --warmup, --size, --reps, --cpu, --seed) and parse_port (loader/cli_parse.c), and the
+ * --warmup, --size, --reps, --cpu, --seed) and parse_port (cmd/cli_parse.c), and the
  * list and name parsers parse_modes, parse_counter_backends, drop_mode_parse,
  * sender_parse and parse_sweep_values (`xdptc sweep --values`). The input is one string (up to its first NUL). Besides never crashing,
  * parse_count must agree with a reference written differently (128-bit arithmetic) on

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Unit tests of the CLI value parsers (loader/cli_parse.c). */
+/* Unit tests of the CLI value parsers (cmd/cli_parse.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

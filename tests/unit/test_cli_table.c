@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Unit tests of the option tables (loader/cli_table.c): every documented option of every
+ * Unit tests of the option tables (cmd/cli_table.c): every documented option of every
  * command parses to its own key, appears in its --help and in the manual page as groff
  * renders it; the Makefile's RUN_ARGS passes exactly the make variables the run table
  * names; README.md's table is the one `xdptc help --make-vars` prints.
@@ -294,7 +294,7 @@ static void test_makefile_passes_what_the_table_says(void **state)
 
 	(void)state;
 	if (strcmp(mk, tab))
-		fail_msg("the Makefile's RUN_ARGS and the run table (loader/cmd_run.c) differ:\n"
+		fail_msg("the Makefile's RUN_ARGS and the run table (cmd/cmd_run.c) differ:\n"
 			 "Makefile:\n%s\ntable:\n%s", mk, tab);
 	assert_true(strlen(tab) > 100); /* not two empty lists */
 	free(mk);

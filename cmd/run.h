@@ -10,8 +10,9 @@
 #include <stdint.h>
 
 #include "drop_prog.h"
+#include "report.h" /* REPORT_MAX_ARMS */
 
-#define RUN_MAX_MODES 8
+#define RUN_MAX_MODES REPORT_MAX_ARMS
 
 /* where the experiment runs: on this machine, or inside a qemu icount guest */
 enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };

@@ -7,13 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include "cli.h"
+#include "report.h"
 #include "cli_table.h"
 #include "cli_parse.h"
-#include "report.h"
 #include "run.h"
 #include "sender.h"
 #include "summary.h"

@@ -1,35 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* cmd_admin.c: xdptc doctor and xdptc cleanup. */
-#include <bpf/libbpf.h>
-#include <dirent.h>
-#include <fcntl.h>
-#include <errno.h>
-#include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
-#include <linux/capability.h>
-#include <net/if.h>
-#include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "bpf_log.h"
 #include "cleanup.h"
-#include "cli_parse.h"
 #include "doctor.h"
-#include "plots.h"
-#include "report.h"
-#include "summary.h"
-#include "drop_prog.h"
-#include "dut.h"
-#include "netns.h"
-#include "run.h"
-#include "skb_counters_user.h"
-#include "udp_sender.h"
 
 #include "cli.h"
 #include "cli_table.h"
