@@ -10,6 +10,31 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "metrics.h"
+
+/* the bars of the counters plot: the metric table's METRIC_PLOT rows */
+#define PLOT_MAX_COUNTS 6
+
+/* The counters plot's bar names ("stack entries" for stack_entries_per_pkt) into @names,
+ * in the metric table's order. Returns how many. */
+static int plot_counts(char names[PLOT_MAX_COUNTS][64])
+{
+	int n = 0;
+
+	for (const struct metric *x = metrics; x->name && n < PLOT_MAX_COUNTS; x++) {
+		size_t len = strlen(x->name) - (strstr(x->name, "_per_pkt") ? 8 : 0);
+
+		if (!(x->flags & METRIC_PLOT))
+			continue;
+		snprintf(names[n], 64, "%.*s", (int)len, x->name);
+		for (char *c = names[n]; *c; c++)
+			if (*c == '_')
+				*c = ' ';
+		n++;
+	}
+	return n;
+}
+
 static FILE *open_in(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
@@ -34,7 +59,7 @@ static void num_or_missing(FILE *f, const json_t *v, double scale)
 }
 
 static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndeltas,
-		      int has_count[3], int *has_aa)
+		      int has_count[PLOT_MAX_COUNTS], int *has_aa)
 {
 	const json_t *modes = json_object_get(json_object_get(run, "summary"), "modes");
 	const json_t *deltas = json_object_get(json_object_get(run, "summary"), "deltas");
@@ -60,14 +85,13 @@ static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndel
 		num_or_missing(med, json_object_get(m, summary_time_metric(run)), 1);
 		fputc('\n', med);
 		fprintf(cn, "\"%s\"", mode);
-		{
-			static const char *const k[3] = { "stack_entries_per_pkt", "skbs_freed_per_pkt",
-							  "skbs_built_per_pkt" };
+		for (int c = 0, p = 0; metrics[c].name; c++) {
+			const json_t *v = json_object_get(m, metrics[c].name);
 
-			for (int c = 0; c < 3; c++) {
-				num_or_missing(cn, json_object_get(m, k[c]), 1);
-				has_count[c] |= json_is_number(json_object_get(m, k[c]));
-			}
+			if (!(metrics[c].flags & METRIC_PLOT) || p >= PLOT_MAX_COUNTS)
+				continue;
+			num_or_missing(cn, v, 1);
+			has_count[p++] |= json_is_number(v);
 		}
 		fputc('\n', cn);
 	}
@@ -97,7 +121,7 @@ out:
 }
 
 static int write_script(const json_t *run, const char *dir, int nmodes, int ndeltas,
-			const int has_count[3], int has_aa)
+			const int has_count[PLOT_MAX_COUNTS], int has_aa)
 {
 	FILE *f = open_in(dir, "plots.gp");
 	const json_t *g = json_object_get(run, "guest");
@@ -149,16 +173,17 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 		      "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
 		      "set boxwidth 0.9\n", f);
 		{
-			static const char *const names[3] = { "stack entries", "skbs freed",
-							      "skbs built" };
-			static const char *const colours[3] = { "#4477aa", "#ee6677", "#228833" };
-			int first = 1;
+			static const char *const colours[PLOT_MAX_COUNTS] = {
+				"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377",
+			};
+			char names[PLOT_MAX_COUNTS][64];
+			int first = 1, n = plot_counts(names);
 
-			for (int c = 0; c < 3; c++) /* say so instead of a silent gap */
+			for (int c = 0; c < n; c++) /* say so instead of a silent gap */
 				if (!has_count[c])
 					fprintf(f, "set label %d '%s: n/a (see summary.md)' at graph 0.02, "
 						   "graph %.2f\n", 10 + c, names[c], 0.95 - 0.06 * c);
-			for (int c = 0; c < 3; c++) {
+			for (int c = 0; c < n; c++) {
 				if (!has_count[c])
 					continue;
 				fprintf(f, "%s 'plot-counters.dat' using %d%s title '%s' lc rgb '%s'",
@@ -167,7 +192,8 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 				first = 0;
 			}
 			fputs(first ? "plot NaN notitle\n" : "\n", f);
-			fputs("unset label 10\nunset label 11\nunset label 12\n", f);
+			for (int c = 0; c < n; c++)
+				fprintf(f, "unset label %d\n", 10 + c);
 		}
 		fputs("set key off\nset style data points\n", f);
 	}
@@ -178,7 +204,7 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 int plots_write(const json_t *run, const char *dir, char *err, size_t errlen)
 {
 	char cmd[PATH_MAX + 64];
-	int nmodes = 0, ndeltas = 0, e, st, has_count[3] = { 0, 0, 0 }, has_aa = 0;
+	int nmodes = 0, ndeltas = 0, e, st, has_count[PLOT_MAX_COUNTS] = { 0 }, has_aa = 0;
 
 	e = write_data(run, dir, &nmodes, &ndeltas, has_count, &has_aa);
 	if (!e)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "metrics.h"
 #include "summary.h"
 
 /* The checks that make a parsed JSON document an xdptc run; @r is released on failure. */
@@ -96,15 +97,6 @@ int report_parse(const char *buf, size_t len, const char *name, json_t **run, ch
 	return check_run(r, name, run, err, errlen);
 }
 
-/* The CSV columns: trial fields in this order. */
-static const char *const csv_columns[] = {
-	"seq", "pass", "rep", "mode", "kernel_mode", "valid", "sent", "pkts_at_dut", "dropped",
-	"passed", "lost_before_dut", "unexplained_loss", "wall_ns", "pps", "cpu_ns_per_pkt",
-	"sender_cpu_ns", "softirq_thread_cpu_ns", "guest_vcpu_ns", "cpus_busy_ns",
-	"stack_entries", "skbs_freed", "skbs_built", "counters_backend",
-	"bpf_ns_per_run", "bpf_run_cnt", NULL,
-};
-
 /* The columns after the fixed ones: the guest time metric of an icount run, and each
  * perf event's metric with ipc (runs before perf stat: cycles and instructions). */
 static int extra_columns(const json_t *run, const char **cols, int max)
@@ -163,16 +155,20 @@ int report_csv(const json_t *run, FILE *out)
 	size_t i;
 	json_t *t;
 
-	for (int c = 0; csv_columns[c]; c++)
-		fprintf(out, "%s%s", c ? "," : "", csv_columns[c]);
+	/* the trial fields of the metric table, in its order, then the run's own */
+	for (int c = 0; metrics[c].name; c++)
+		if (metrics[c].flags & METRIC_CSV)
+			fprintf(out, "%s%s", c ? "," : "", metrics[c].name);
 	for (int c = 0; c < nx; c++)
 		fprintf(out, ",%s", extra[c]);
 	fputc('\n', out);
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
-		for (int c = 0; csv_columns[c]; c++) {
+		for (int c = 0; metrics[c].name; c++) {
+			if (!(metrics[c].flags & METRIC_CSV))
+				continue;
 			if (c)
 				fputc(',', out);
-			csv_value(out, json_object_get(t, csv_columns[c]));
+			csv_value(out, json_object_get(t, metrics[c].name));
 		}
 		for (int c = 0; c < nx; c++) {
 			fputc(',', out);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "stats.h"
 
 #define MAX_VALUES 1024
@@ -188,233 +189,273 @@ static void perf_summary(json_t *m, const json_t *run, const char *mode)
 	set_median(m, trials, "timing", mode, "ipc", "ipc", "cycles and instructions did not both count");
 }
 
-static json_t *mode_summary(const json_t *run, const char *mode)
+/* Trials of @mode in each pass, and how many of them were invalid. */
+static void mode_trial_counts(json_t *m, const json_t *trials, const char *mode)
 {
-	const char *tm = summary_time_metric(run);
-	char k1[64];
-	const json_t *trials = json_object_get(run, "trials");
-	const json_t *caps = json_object_get(run, "capabilities");
-	const char *pmu_why = json_string_value(json_object_get(json_object_get(caps, "pmu"), "reason"));
-	const json_t *cnt = json_object_get(caps, "counters");
-	char why[3][600];
-	json_t *m = json_object();
+	static const char *const passes[] = { "timing", "count", "bpfstats" };
+
+	for (int k = 0; k < 3; k++) {
+		char key[64];
+		size_t invalid, total = count_trials(trials, passes[k], mode, &invalid);
+
+		snprintf(key, sizeof(key), "%s_trials", passes[k]);
+		json_object_set_new(m, key, json_integer((json_int_t)total));
+		snprintf(key, sizeof(key), "invalid_%s_trials", passes[k]);
+		json_object_set_new(m, key, json_integer((json_int_t)invalid));
+	}
+}
+
+/* The run's time metric @tm for @mode: median, min, max and coefficient of variation
+ * over the valid timing trials. */
+static void time_summary(json_t *m, const json_t *trials, const char *mode, const char *tm)
+{
 	double vals[MAX_VALUES];
-	size_t n, invalid, total;
+	size_t n = collect(trials, "timing", mode, tm, vals, NULL);
+	char k1[64];
 
-	json_object_set_new(m, "mode", json_string(mode));
-	total = count_trials(trials, "timing", mode, &invalid);
-	json_object_set_new(m, "timing_trials", json_integer((json_int_t)total));
-	json_object_set_new(m, "invalid_timing_trials", json_integer((json_int_t)invalid));
-	total = count_trials(trials, "count", mode, &invalid);
-	json_object_set_new(m, "count_trials", json_integer((json_int_t)total));
-	json_object_set_new(m, "invalid_count_trials", json_integer((json_int_t)invalid));
-	total = count_trials(trials, "bpfstats", mode, &invalid);
-	json_object_set_new(m, "bpfstats_trials", json_integer((json_int_t)total));
-	json_object_set_new(m, "invalid_bpfstats_trials", json_integer((json_int_t)invalid));
-
-	set_median(m, trials, "timing", mode, "sent", "sent", "no valid timing trial");
-	set_median(m, trials, "timing", mode, "pkts_at_dut", "pkts_at_dut", "no valid timing trial");
-
-	/* the time metric: cpu_ns_per_pkt, or in an icount guest instructions_per_pkt */
-	n = collect(trials, "timing", mode, tm, vals, NULL);
 	set_median(m, trials, "timing", mode, tm, tm, "no valid timing trial");
 	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_min"),
 			    num_or_null(n ? stats_min(vals, n) : NAN));
 	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_max"),
 			    num_or_null(n ? stats_max(vals, n) : NAN));
 	json_object_set_new(m, tm_key(k1, sizeof(k1), tm, "_cv"), num_or_null(stats_cv(vals, n)));
+}
 
-	if (json_is_array(perf_events_of(run)))
-		perf_summary(m, run, mode);
-	else { /* runs before perf stat: cycles and instructions from perf_event_open */
-		set_median(m, trials, "timing", mode, "cycles_per_pkt", "cycles_per_pkt",
-			   pmu_why ? pmu_why : "no PMU");
-		if (strcmp(tm, "instructions_per_pkt"))
-			set_median(m, trials, "timing", mode, "instructions_per_pkt",
-				   "instructions_per_pkt", pmu_why ? pmu_why : "no PMU");
-	}
+/* Why @mode has no @x (a METRIC_MEDIAN row) when no valid trial has it, into @buf. */
+static const char *median_reason(const struct metric *x, const json_t *run, const char *mode,
+				 char *buf, size_t len)
+{
+	const json_t *caps = json_object_get(run, "capabilities");
+	const json_t *c = json_object_get(json_object_get(caps, "counters"),
+					  x->counter ? x->counter : "");
 
-	set_median(m, trials, "count", mode, "pkts_at_dut", "count_pkts_at_dut",
-		   "no valid count trial");
-	{
-		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
+	if (x->counter && !strcmp(str_or(json_string_value(json_object_get(c, "backend")), ""),
+				  "unavailable"))
+		snprintf(buf, len, "unavailable: %s",
+			 str_or(json_string_value(json_object_get(c, "passed_over")), ""));
+	else if (x->counter)
+		snprintf(buf, len, "no valid count trial");
+	else if (!strcmp(x->pass, "bpfstats") && !strcmp(mode, "none"))
+		snprintf(buf, len, "no program in mode none");
+	else
+		snprintf(buf, len, "%s", str_or(x->unavailable, "no valid trial"));
+	return buf;
+}
 
-		for (int k = 0; k < 3; k++) {
-			const json_t *c = json_object_get(cnt, counts[k]);
-			char per[64];
+/* Every METRIC_MEDIAN row of the metric table for @mode: its median over the valid
+ * trials of its pass (the timing pass for fields every trial has), or null with why;
+ * the time metric with its spread; the perf events. */
+static void mode_medians(json_t *m, const json_t *run, const char *mode)
+{
+	const json_t *trials = json_object_get(run, "trials");
+	const char *tm = summary_time_metric(run);
+	const char *pmu_why = json_string_value(json_object_get(
+		json_object_get(json_object_get(run, "capabilities"), "pmu"), "reason"));
 
-			if (!strcmp(str_or(json_string_value(json_object_get(c, "backend")), ""),
-				    "unavailable"))
-				snprintf(why[k], sizeof(why[k]), "unavailable: %s",
-					 str_or(json_string_value(json_object_get(c, "passed_over")), ""));
-			else
-				snprintf(why[k], sizeof(why[k]), "no valid count trial");
-			snprintf(per, sizeof(per), "%s_per_pkt", counts[k]);
-			set_median(m, trials, "count", mode, counts[k], counts[k], why[k]);
-			set_median(m, trials, "count", mode, per, per, why[k]);
+	for (const struct metric *x = metrics; x->name; x++) {
+		const char *pass = !strcmp(x->pass, "any") ? "timing" : x->pass;
+		char why[600];
+
+		if (!(x->flags & METRIC_MEDIAN))
+			continue;
+		if (x->flags & METRIC_TIME) {
+			time_summary(m, trials, mode, tm);
+		} else if ((x->flags & METRIC_PERF) && json_is_array(perf_events_of(run))) {
+			perf_summary(m, run, mode);
+		} else if (x->flags & METRIC_PERF) {
+			/* runs before perf stat: cycles and instructions from perf_event_open */
+			set_median(m, trials, "timing", mode, "cycles_per_pkt", "cycles_per_pkt",
+				   pmu_why ? pmu_why : "no PMU");
+			if (strcmp(tm, "instructions_per_pkt"))
+				set_median(m, trials, "timing", mode, "instructions_per_pkt",
+					   "instructions_per_pkt", pmu_why ? pmu_why : "no PMU");
+		} else {
+			set_median(m, trials, pass, mode, x->from ? x->from : x->name, x->name,
+				   median_reason(x, run, mode, why, sizeof(why)));
 		}
 	}
-	set_median(m, trials, "bpfstats", mode, "bpf_ns_per_run", "bpf_ns_per_run",
-		   strcmp(mode, "none") ? "no valid BPF-statistics trial"
-					: "no program in mode none");
-	/* cross-check: the same count from every backend that was attached */
-	{
-		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
-		json_t *xc = json_object();
+}
 
-		for (int k = 0; k < 3; k++) {
-			char key[64];
-			json_t *per = json_object();
-			size_t i;
-			json_t *t;
+/* The same counts from every backend that was attached (--cross-check-counters):
+ * "cross_check" of @mode, each count's median per backend. */
+static void mode_cross_check(json_t *m, const json_t *trials, const char *mode)
+{
+	static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
+	json_t *xc = json_object();
 
-			snprintf(key, sizeof(key), "%s_by_backend", counts[k]);
-			json_array_foreach(trials, i, t) {
-				const char *b;
-				json_t *v;
-
-				if (strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode) ||
-				    !json_is_true(json_object_get(t, "valid")))
-					continue;
-				json_object_foreach(json_object_get(t, key), b, v) {
-					json_t *arr = json_object_get(per, b);
-
-					if (!arr) {
-						arr = json_array();
-						json_object_set_new(per, b, arr);
-					}
-					json_array_append(arr, v);
-				}
-			}
-			if (json_object_size(per)) {
-				const char *b;
-				json_t *arr, *med = json_object();
-
-				json_object_foreach(per, b, arr) {
-					double v[MAX_VALUES];
-					size_t n = 0, j;
-					json_t *x;
-
-					json_array_foreach(arr, j, x)
-						if (n < MAX_VALUES)
-							v[n++] = json_number_value(x);
-					json_object_set_new(med, b, json_real(stats_median(v, n)));
-				}
-				json_object_set_new(xc, counts[k], med);
-			}
-			json_decref(per);
-		}
-		if (json_object_size(xc))
-			json_object_set_new(m, "cross_check", xc);
-		else
-			json_decref(xc);
-	}
-	/* observer effect: what the count and BPF-statistics passes cost per packet, against
-	 * the timing pass: repetition r of a pass paired with repetition r of the timing pass
-	 * (the passes come one after another, so the pairs are minutes apart, not adjacent) */
-	{
-		static const char *const passes[] = { "count", "bpfstats" };
-
-		for (int k = 0; k < 2; k++) {
-			double vp[MAX_VALUES], vt[MAX_VALUES], pa[MAX_VALUES], pb[MAX_VALUES];
-			int rp[MAX_VALUES], rt[MAX_VALUES];
-			size_t np = collect(trials, passes[k], mode, tm, vp, rp);
-			size_t nt = collect(trials, "timing", mode, tm, vt, rt), n = 0, ord = 0;
-			struct stats_interval iv;
-			double cov = 0;
-			char key[80];
-			int e;
-
-			for (size_t i = 0; i < np; i++)
-				for (size_t j = 0; j < nt; j++)
-					if (rp[i] == rt[j] && vt[j] > 0) {
-						pa[n] = vt[j];
-						pb[n++] = vp[i];
-						break;
-					}
-			snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
-			/* BPF statistics on in the timing pass too: nothing to compare against */
-			if (!n || (k == 1 && summary_bpf_stats_outside(run))) {
-				json_object_set_new(m, key, json_null());
-				continue;
-			}
-			e = stats_paired_rel_delta_exact(pa, pb, n, 0.95, &iv, &cov, &ord);
-			json_object_set_new(m, key, e && e != -ERANGE ? json_null()
-								    : json_real(100 * iv.estimate));
-			snprintf(key, sizeof(key), "observer_%s_pass_pairs", passes[k]);
-			json_object_set_new(m, key, json_integer((json_int_t)n));
-			if (!e) {
-				snprintf(key, sizeof(key), "observer_%s_pass_ci95_lo", passes[k]);
-				json_object_set_new(m, key, json_real(100 * iv.lo));
-				snprintf(key, sizeof(key), "observer_%s_pass_ci95_hi", passes[k]);
-				json_object_set_new(m, key, json_real(100 * iv.hi));
-			}
-		}
-	}
-	{
-		const json_t *found = NULL;
+	for (int k = 0; k < 3; k++) {
+		char key[64];
+		json_t *per = json_object();
 		size_t i;
-		json_t *x;
+		json_t *t;
 
-		json_array_foreach(json_object_get(run, "max_rate"), i, x)
-			if (!strcmp(str_or(json_string_value(json_object_get(x, "mode")), ""), mode))
-				found = x;
-		if (found && json_integer_value(json_object_get(found, "max_drop_pps")) > 0) {
-			json_object_set_new(m, "max_drop_pps",
-					    json_real((double)json_integer_value(
-						    json_object_get(found, "max_drop_pps"))));
-			json_object_set_new(m, "max_drop_pps_sender_bound",
-					    json_boolean(json_is_true(json_object_get(found, "sender_bound"))));
-			json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop",
-					    json_deep_copy(json_object_get(found, "cpu_ns_per_pkt_at_max")));
-			{ /* the spread of the lossless trials at the answer, where recorded */
-				const json_t *vals = json_object_get(found, "cpu_ns_per_pkt_at_max_values");
+		snprintf(key, sizeof(key), "%s_by_backend", counts[k]);
+		json_array_foreach(trials, i, t) {
+			const char *b;
+			json_t *v;
+
+			if (strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode) ||
+			    !json_is_true(json_object_get(t, "valid")))
+				continue;
+			json_object_foreach(json_object_get(t, key), b, v) {
+				json_t *arr = json_object_get(per, b);
+
+				if (!arr) {
+					arr = json_array();
+					json_object_set_new(per, b, arr);
+				}
+				json_array_append(arr, v);
+			}
+		}
+		if (json_object_size(per)) {
+			const char *b;
+			json_t *arr, *med = json_object();
+
+			json_object_foreach(per, b, arr) {
 				double v[MAX_VALUES];
-				size_t k, nv = 0;
+				size_t n = 0, j;
 				json_t *x;
 
-				json_array_foreach(vals, k, x)
-					if (nv < MAX_VALUES && json_is_number(x))
-						v[nv++] = json_number_value(x);
-				if (nv) {
-					json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_min",
-							    json_real(stats_min(v, nv)));
-					json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_max",
-							    json_real(stats_max(v, nv)));
-					json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_n",
-							    json_integer((json_int_t)nv));
-				}
+				json_array_foreach(arr, j, x)
+					if (n < MAX_VALUES)
+						v[n++] = json_number_value(x);
+				json_object_set_new(med, b, json_real(stats_median(v, n)));
 			}
-			if (json_object_get(found, "confirm"))
-				json_object_set_new(m, "max_drop_pps_confirm",
-						    json_deep_copy(json_object_get(found, "confirm")));
-			{
-				const json_t *c = json_object_get(found, "confirm");
+			json_object_set_new(xc, counts[k], med);
+		}
+		json_decref(per);
+	}
+	if (json_object_size(xc))
+		json_object_set_new(m, "cross_check", xc);
+	else
+		json_decref(xc);
+}
 
-				json_object_set_new(
-					m, "max_drop_pps_check",
-					json_string(json_is_true(json_object_get(c, "confirmed"))
-							    ? "within 5%"
-						    : c ? "NOT within 5%"
-						    : json_is_true(json_object_get(found, "sender_bound"))
-							    ? "lower bound (sender-bound)"
-							    : "not checked"));
-			}
-			if (json_object_get(found, "stalled_trials"))
-				json_object_set_new(m, "max_drop_pps_stalled_trials",
-						    json_deep_copy(json_object_get(found,
-										   "stalled_trials")));
-		} else {
-			json_object_set_new(m, "max_drop_pps", json_null());
-			json_object_set_new(m, "max_drop_pps_reason",
-					    json_string(found ? "no lossless rate found"
-						: !json_is_array(json_object_get(run, "max_rate"))
-							? "rate search not run (--find-max-rate)"
-						: !strcmp(mode, "none")
-							? "not searched: mode none has no program to drop"
-							: "not searched: the A/A arm"));
+/* The observer effect: what the count and BPF-statistics passes cost per packet against
+ * the timing pass, repetition r of a pass paired with repetition r of the timing pass (the
+ * passes come one after another, so the pairs are minutes apart, not adjacent). */
+static void mode_observer(json_t *m, const json_t *run, const char *mode, const char *tm)
+{
+	const json_t *trials = json_object_get(run, "trials");
+
+	static const char *const passes[] = { "count", "bpfstats" };
+
+	for (int k = 0; k < 2; k++) {
+		double vp[MAX_VALUES], vt[MAX_VALUES], pa[MAX_VALUES], pb[MAX_VALUES];
+		int rp[MAX_VALUES], rt[MAX_VALUES];
+		size_t np = collect(trials, passes[k], mode, tm, vp, rp);
+		size_t nt = collect(trials, "timing", mode, tm, vt, rt), n = 0, ord = 0;
+		struct stats_interval iv;
+		double cov = 0;
+		char key[80];
+		int e;
+
+		for (size_t i = 0; i < np; i++)
+			for (size_t j = 0; j < nt; j++)
+				if (rp[i] == rt[j] && vt[j] > 0) {
+					pa[n] = vt[j];
+					pb[n++] = vp[i];
+					break;
+				}
+		snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
+		/* BPF statistics on in the timing pass too: nothing to compare against */
+		if (!n || (k == 1 && summary_bpf_stats_outside(run))) {
+			json_object_set_new(m, key, json_null());
+			continue;
+		}
+		e = stats_paired_rel_delta_exact(pa, pb, n, 0.95, &iv, &cov, &ord);
+		json_object_set_new(m, key, e && e != -ERANGE ? json_null()
+							    : json_real(100 * iv.estimate));
+		snprintf(key, sizeof(key), "observer_%s_pass_pairs", passes[k]);
+		json_object_set_new(m, key, json_integer((json_int_t)n));
+		if (!e) {
+			snprintf(key, sizeof(key), "observer_%s_pass_ci95_lo", passes[k]);
+			json_object_set_new(m, key, json_real(100 * iv.lo));
+			snprintf(key, sizeof(key), "observer_%s_pass_ci95_hi", passes[k]);
+			json_object_set_new(m, key, json_real(100 * iv.hi));
 		}
 	}
+}
+
+/* The rate search's answer for @mode: max_drop_pps, its check, the CPU time per packet
+ * there, or null with why. */
+static void mode_max_rate(json_t *m, const json_t *run, const char *mode)
+{
+	const json_t *found = NULL;
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(json_object_get(run, "max_rate"), i, x)
+		if (!strcmp(str_or(json_string_value(json_object_get(x, "mode")), ""), mode))
+			found = x;
+	if (found && json_integer_value(json_object_get(found, "max_drop_pps")) > 0) {
+		json_object_set_new(m, "max_drop_pps",
+				    json_real((double)json_integer_value(
+					    json_object_get(found, "max_drop_pps"))));
+		json_object_set_new(m, "max_drop_pps_sender_bound",
+				    json_boolean(json_is_true(json_object_get(found, "sender_bound"))));
+		json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop",
+				    json_deep_copy(json_object_get(found, "cpu_ns_per_pkt_at_max")));
+		{ /* the spread of the lossless trials at the answer, where recorded */
+			const json_t *vals = json_object_get(found, "cpu_ns_per_pkt_at_max_values");
+			double v[MAX_VALUES];
+			size_t k, nv = 0;
+			json_t *x;
+
+			json_array_foreach(vals, k, x)
+				if (nv < MAX_VALUES && json_is_number(x))
+					v[nv++] = json_number_value(x);
+			if (nv) {
+				json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_min",
+						    json_real(stats_min(v, nv)));
+				json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_max",
+						    json_real(stats_max(v, nv)));
+				json_object_set_new(m, "cpu_ns_per_pkt_at_max_drop_n",
+						    json_integer((json_int_t)nv));
+			}
+		}
+		if (json_object_get(found, "confirm"))
+			json_object_set_new(m, "max_drop_pps_confirm",
+					    json_deep_copy(json_object_get(found, "confirm")));
+		{
+			const json_t *c = json_object_get(found, "confirm");
+
+			json_object_set_new(
+				m, "max_drop_pps_check",
+				json_string(json_is_true(json_object_get(c, "confirmed"))
+						    ? "within 5%"
+					    : c ? "NOT within 5%"
+					    : json_is_true(json_object_get(found, "sender_bound"))
+						    ? "lower bound (sender-bound)"
+						    : "not checked"));
+		}
+		if (json_object_get(found, "stalled_trials"))
+			json_object_set_new(m, "max_drop_pps_stalled_trials",
+					    json_deep_copy(json_object_get(found,
+									   "stalled_trials")));
+	} else {
+		json_object_set_new(m, "max_drop_pps", json_null());
+		json_object_set_new(m, "max_drop_pps_reason",
+				    json_string(found ? "no lossless rate found"
+					: !json_is_array(json_object_get(run, "max_rate"))
+						? "rate search not run (--find-max-rate)"
+					: !strcmp(mode, "none")
+						? "not searched: mode none has no program to drop"
+						: "not searched: the A/A arm"));
+	}
+}
+
+static json_t *mode_summary(const json_t *run, const char *mode)
+{
+	const json_t *trials = json_object_get(run, "trials");
+	json_t *m = json_object();
+
+	json_object_set_new(m, "mode", json_string(mode));
+	mode_trial_counts(m, trials, mode);
+	mode_medians(m, run, mode);
+	mode_cross_check(m, trials, mode);
+	mode_observer(m, run, mode, summary_time_metric(run));
+	mode_max_rate(m, run, mode);
 	return m;
 }
 
@@ -742,7 +783,8 @@ static const char *fmt_count(char *buf, size_t len, const json_t *v)
 	return buf;
 }
 
-static void row(FILE *out, const json_t *modes, const char *label, const char *key, int kind)
+static void row(FILE *out, const json_t *modes, const char *label, const char *key,
+		enum metric_format kind)
 {
 	char kmin[64], kmax[64];
 
@@ -756,17 +798,17 @@ static void row(FILE *out, const json_t *modes, const char *label, const char *k
 		char a[48], b[48], c[48];
 		const json_t *v = json_object_get(m, key);
 
-		if (kind == 4) /* a string */
+		if (kind == METRIC_FMT_STRING)
 			fprintf(out, " %s |", json_is_string(v) ? json_string_value(v) : "n/a");
-		else if (kind == 5 && json_is_number(v)) /* two significant digits (a CV) */
+		else if (kind == METRIC_FMT_2SIG && json_is_number(v)) /* a CV */
 			fprintf(out, " %.2g |", json_number_value(v));
-		else if (kind == 5)
+		else if (kind == METRIC_FMT_2SIG)
 			fprintf(out, " n/a |");
-		else if (kind == 0)
+		else if (kind == METRIC_FMT_COUNT)
 			fprintf(out, " %s |", fmt_count(a, sizeof(a), v));
-		else if (kind == 1)
+		else if (kind == METRIC_FMT_3DP)
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 3));
-		else if (kind == 2)
+		else if (kind == METRIC_FMT_1DP)
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 1));
 		else if (!json_is_number(json_object_get(m, kmin))) /* no spread recorded */
 			fprintf(out, " %s |", fmt_num(a, sizeof(a), v, 1));
@@ -780,16 +822,18 @@ static void row(FILE *out, const json_t *modes, const char *label, const char *k
 
 /* An observer-effect row: the median paired cost with its interval, or marked not
  * significant ("n.s.") when no interval exists or it includes 0. */
-static void observer_row(FILE *out, const json_t *modes, const char *label, const char *pass)
+static void observer_row(FILE *out, const json_t *modes, const char *label, const char *key)
 {
+	/* @key is observer_PASS_pass_pct; beside it _ci95_lo, _ci95_hi and _pairs */
+	int stem = (int)(strlen(key) - strlen("_pct"));
 	char k[96], kl[96], kh[96], kp[96];
 	size_t i;
 	json_t *m;
 
-	snprintf(k, sizeof(k), "observer_%s_pass_pct", pass);
-	snprintf(kl, sizeof(kl), "observer_%s_pass_ci95_lo", pass);
-	snprintf(kh, sizeof(kh), "observer_%s_pass_ci95_hi", pass);
-	snprintf(kp, sizeof(kp), "observer_%s_pass_pairs", pass);
+	snprintf(k, sizeof(k), "%s", key);
+	snprintf(kl, sizeof(kl), "%.*s_ci95_lo", stem, key);
+	snprintf(kh, sizeof(kh), "%.*s_ci95_hi", stem, key);
+	snprintf(kp, sizeof(kp), "%.*s_pairs", stem, key);
 	fprintf(out, "| %s |", label);
 	json_array_foreach(modes, i, m) {
 		const json_t *v = json_object_get(m, k), *lo = json_object_get(m, kl);
@@ -1127,6 +1171,56 @@ static void render_header(const struct render_ctx *rc)
 	header_sources(rc);
 }
 
+/* The rows of the run's time metric: median (min-max), and its coefficient of variation. */
+static void time_rows(FILE *out, const json_t *modes, const char *tm)
+{
+	char label[96], key[64];
+
+	snprintf(label, sizeof(label), "%s, median (min-max)", tm);
+	row(out, modes, label, tm, METRIC_FMT_RANGE);
+	snprintf(label, sizeof(label), "%s coefficient of variation", tm);
+	row(out, modes, label, tm_key(key, sizeof(key), tm, "_cv"), METRIC_FMT_2SIG);
+}
+
+/* The rows of the run's perf events (each E_per_pkt, how much of the window perf counted
+ * where it multiplexed, ipc), or of a run before perf stat its cycles and instructions. */
+static void perf_rows(FILE *out, const json_t *modes, const json_t *run)
+{
+	size_t i, k;
+	json_t *m, *e;
+
+	if (!json_is_array(perf_events_of(run))) {
+		row(out, modes, "cycles_per_pkt", "cycles_per_pkt", METRIC_FMT_1DP);
+		if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
+			row(out, modes, "instructions_per_pkt", "instructions_per_pkt", METRIC_FMT_1DP);
+		return;
+	}
+	json_array_foreach(perf_events_of(run), k, e) {
+		const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+		char label[160], key[128];
+		bool shared = false;
+
+		snprintf(label, sizeof(label), "%s (perf stat), median (min-max)", metric);
+		row(out, modes, label, metric, METRIC_FMT_RANGE);
+		snprintf(key, sizeof(key), "%s_min_pct_running", metric);
+		json_array_foreach(modes, i, m)
+			shared |= json_number_value(json_object_get(m, key)) < 100 &&
+				  json_is_number(json_object_get(m, key));
+		if (shared) { /* multiplexed: perf scaled the counts */
+			snprintf(label, sizeof(label), "%s: lowest %% of the window counted "
+						       "(perf scaled it)", metric);
+			row(out, modes, label, key, METRIC_FMT_1DP);
+		}
+	}
+	json_array_foreach(modes, i, m)
+		if (json_is_number(json_object_get(m, "ipc"))) {
+			row(out, modes, "ipc (instructions per cycle, perf stat)", "ipc", METRIC_FMT_3DP);
+			break;
+		}
+}
+
+/* summary.md's table: a column per mode, a row per metric of the metric table that has
+ * a label (rate-search rows only when the run searched), in the table's order. */
 static void render_table(const struct render_ctx *rc)
 {
 	const json_t *modes = rc->modes;
@@ -1142,64 +1236,18 @@ static void render_table(const struct render_ctx *rc)
 	json_array_foreach(modes, i, m)
 		fprintf(out, "---|");
 	fprintf(out, "\n");
-	row(out, modes, "pkts_at_dut (median, timing pass)", "pkts_at_dut", 0);
-	{
-		const char *tm = summary_time_metric(run);
-		char label[96], key[64];
-
-		snprintf(label, sizeof(label), "%s, median (min-max)", tm);
-		row(out, modes, label, tm, 3);
-		snprintf(label, sizeof(label), "%s coefficient of variation", tm);
-		row(out, modes, label, tm_key(key, sizeof(key), tm, "_cv"), 5);
+	for (const struct metric *x = metrics; x->name; x++) {
+		if (x->flags & METRIC_TIME)
+			time_rows(out, modes, summary_time_metric(run));
+		else if (x->flags & METRIC_PERF)
+			perf_rows(out, modes, run);
+		else if (!x->label || ((x->flags & METRIC_RATE) && !json_object_get(run, "max_rate")))
+			continue;
+		else if (x->format == METRIC_FMT_OBSERVER)
+			observer_row(out, modes, x->label, x->name);
+		else
+			row(out, modes, x->label, x->name, x->format);
 	}
-	if (json_is_array(perf_events_of(run))) {
-		size_t k;
-		json_t *e;
-
-		json_array_foreach(perf_events_of(run), k, e) {
-			const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
-			char label[160], key[128];
-			bool shared = false;
-
-			snprintf(label, sizeof(label), "%s (perf stat), median (min-max)", metric);
-			row(out, modes, label, metric, 3);
-			snprintf(key, sizeof(key), "%s_min_pct_running", metric);
-			json_array_foreach(modes, i, m)
-				shared |= json_number_value(json_object_get(m, key)) < 100 &&
-					  json_is_number(json_object_get(m, key));
-			if (shared) { /* multiplexed: perf scaled the counts */
-				snprintf(label, sizeof(label), "%s: lowest %% of the window counted "
-							       "(perf scaled it)", metric);
-				row(out, modes, label, key, 2);
-			}
-		}
-		json_array_foreach(modes, i, m)
-			if (json_is_number(json_object_get(m, "ipc"))) {
-				row(out, modes, "ipc (instructions per cycle, perf stat)", "ipc", 1);
-				break;
-			}
-	} else {
-		row(out, modes, "cycles_per_pkt", "cycles_per_pkt", 2);
-		if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
-			row(out, modes, "instructions_per_pkt", "instructions_per_pkt", 2);
-	}
-	row(out, modes, "stack_entries (count pass)", "stack_entries", 0);
-	row(out, modes, "stack_entries per pkt", "stack_entries_per_pkt", 1);
-	row(out, modes, "skbs_freed", "skbs_freed", 0);
-	row(out, modes, "skbs_freed per pkt", "skbs_freed_per_pkt", 1);
-	row(out, modes, "skbs_built", "skbs_built", 0);
-	row(out, modes, "bpf_ns_per_run (BPF-stats pass)", "bpf_ns_per_run", 2);
-	if (json_object_get(run, "max_rate")) {
-		row(out, modes, "max_drop_pps (rate search)", "max_drop_pps", 0);
-		row(out, modes, "max_drop_pps check", "max_drop_pps_check", 4);
-		row(out, modes, "cpu_ns_per_pkt at max_drop_pps, median (min-max) of the lossless "
-				"trials there", "cpu_ns_per_pkt_at_max_drop", 3);
-	}
-	observer_row(out, modes, "count pass cost, % of timing", "count");
-	observer_row(out, modes, "BPF-stats pass cost, % of timing", "bpfstats");
-	row(out, modes, "invalid timing trials", "invalid_timing_trials", 0);
-	row(out, modes, "invalid count trials", "invalid_count_trials", 0);
-	row(out, modes, "invalid bpfstats trials", "invalid_bpfstats_trials", 0);
 
 }
 

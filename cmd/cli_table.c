@@ -191,7 +191,8 @@ void cli_usage_main(FILE *f)
 		   "native XDP (xdpdrv) versus TC ingress (clsact, direct-action).\n\ncommands:\n");
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-11s %s\n", cli_commands[i]->name, cli_commands[i]->brief);
-	fprintf(f, "  %-11s %s\n", "help", "this list; --man: the manual page (troff)");
+	fprintf(f, "  %-11s %s\n", "help", "this list; --man: the manual page (troff); --metrics: "
+		   "every metric");
 	fprintf(f, "\nmodes: %s\n"
 		   "Run 'xdptc COMMAND --help' for a command's options, 'man -l build/xdptc.8'\n"
 		   "for all of them. Needs root (or CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)\n"

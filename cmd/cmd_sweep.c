@@ -16,6 +16,7 @@
 #include "run.h"
 #include "sender.h"
 #include "summary.h"
+#include "metrics.h"
 
 #define SWEEP_MAX 16
 
@@ -36,18 +37,23 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
-int cmd_sweep(int argc, char **argv)
+/* A sweep: the values over which it runs, their run directories, where it writes. */
+struct sweep {
+	const char *over;                       /* "size" or "sender" */
+	char vals[SWEEP_MAX][SWEEP_VALUE_LEN];
+	char dirs[SWEEP_MAX][PATH_MAX];
+	int n, done;                            /* values; runs that succeeded */
+	char dir[PATH_MAX + 64];                /* OUT/<stamp>-sweep-<over> */
+};
+
+/* Parse the command line: --over and --values here, the rest for run_opts_parse into
+ * @o. Returns -1 to go on, or the exit status. */
+static int sweep_parse(struct sweep *sw, int argc, char **argv, struct run_opts *o)
 {
 	static char topodir[PATH_MAX];
-	char vals[SWEEP_MAX][SWEEP_VALUE_LEN], dirs[SWEEP_MAX][PATH_MAX], sweepdir[PATH_MAX + 64], path[PATH_MAX + 96];
-	const char *over = NULL, *values = NULL;
+	const char *values = NULL;
 	char *rest[128];
-	int nrest = 0, n, e, done = 0;
-	struct run_opts o;
-	FILE *csv, *md, *gp;
-	time_t now = time(NULL);
-	struct tm tm;
-	char stamp[32];
+	int nrest = 0, e;
 
 	rest[nrest++] = argv[0];
 	for (int i = 1; i < argc && nrest < 127; i++) {
@@ -56,157 +62,228 @@ int cmd_sweep(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[i], "--over") && i + 1 < argc)
-			over = argv[++i];
+			sw->over = argv[++i];
 		else if (!strcmp(argv[i], "--values") && i + 1 < argc)
 			values = argv[++i];
 		else
 			rest[nrest++] = argv[i];
 	}
 	rest[nrest] = NULL;
-	if (!over || (strcmp(over, "size") && strcmp(over, "sender")))
-		return bad_value("--over", over ? over : "", "size or sender");
+	if (!sw->over || (strcmp(sw->over, "size") && strcmp(sw->over, "sender")))
+		return bad_value("--over", sw->over ? sw->over : "", "size or sender");
 	if (!values)
-		values = !strcmp(over, "size") ? "18,86,214,470,982,1458" : "udp,packet,xdp-live";
-	n = parse_sweep_values(over, values, vals, SWEEP_MAX);
-	if (n < 0)
+		values = !strcmp(sw->over, "size") ? "18,86,214,470,982,1458" : "udp,packet,xdp-live";
+	sw->n = parse_sweep_values(sw->over, values, sw->vals, SWEEP_MAX);
+	if (sw->n < 0)
 		return bad_value("--values", values,
-				 n == -E2BIG ? "at most 16 values" /* SWEEP_MAX */
-				 : !strcmp(over, "size") ? "payload sizes 0-1472"
+				 sw->n == -E2BIG ? "at most 16 values" /* SWEEP_MAX */
+				 : !strcmp(sw->over, "size") ? "payload sizes 0-1472"
 				 : "udp, packet, xdp-live");
-	e = run_opts_parse(nrest, rest, &o, topodir, sizeof(topodir));
+	e = run_opts_parse(nrest, rest, o, topodir, sizeof(topodir));
 	if (e >= 0)
 		return e;
-	o.quiet = 1;
-	for (int i = 0; i < n; i++) {
+	o->quiet = 1;
+	return -1;
+}
+
+/* One run per value, in turn; stops at the first that fails. Returns 0, or 130 when
+ * interrupted. */
+static int sweep_runs(struct sweep *sw, struct run_opts *o)
+{
+	for (int i = 0; i < sw->n; i++) {
 		int st;
 
-		if (!strcmp(over, "size"))
-			o.payload_len = (uint32_t)atoi(vals[i]);
+		if (!strcmp(sw->over, "size"))
+			o->payload_len = (uint32_t)atoi(sw->vals[i]);
 		else
-			sender_parse(vals[i], (enum sender_kind *)&o.sender);
-		o.dir_out = dirs[i];
-		o.dir_out_len = sizeof(dirs[i]);
-		dirs[i][0] = '\0';
-		fprintf(stderr, "xdptc sweep: %s %s (%d of %d)\n", over, vals[i], i + 1, n);
-		st = run_main(&o);
+			sender_parse(sw->vals[i], (enum sender_kind *)&o->sender);
+		o->dir_out = sw->dirs[i];
+		o->dir_out_len = sizeof(sw->dirs[i]);
+		sw->dirs[i][0] = '\0';
+		fprintf(stderr, "xdptc sweep: %s %s (%d of %d)\n", sw->over, sw->vals[i], i + 1, sw->n);
+		st = run_main(o);
 		if (st == 130)
 			return 130;
-		if (st || !dirs[i][0]) {
-			fprintf(stderr, "xdptc sweep: the run for %s %s failed; stopping\n", over, vals[i]);
+		if (st || !sw->dirs[i][0]) {
+			fprintf(stderr, "xdptc sweep: the run for %s %s failed; stopping\n", sw->over,
+				sw->vals[i]);
 			break;
 		}
-		done++;
+		sw->done++;
 	}
-	if (!done)
-		return 1;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(sweepdir, sizeof(sweepdir), "%s/%s-sweep-%s", o.out_dir, stamp, over);
-	if (mkdir(sweepdir, 0755)) {
-		fprintf(stderr, "xdptc sweep: cannot create %s: %s\n", sweepdir, strerror(errno));
-		return 1;
+	return 0;
+}
+
+/* The delta of @mode's time metric against the baseline in @run's summary, or NULL. */
+static const json_t *time_delta(const json_t *run, const char *mode)
+{
+	const json_t *d, *found = NULL;
+	size_t k;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), k, d)
+		if (!strcmp(json_string_value(json_object_get(d, "b")), mode) &&
+		    !strcmp(json_string_value(json_object_get(d, "metric")), summary_time_metric(run)))
+			found = d;
+	return found;
+}
+
+/* One mode of one run: a CSV line, a table row, a point of the plot. */
+static void sweep_row(FILE *csv, FILE *md, FILE *gp, int i, const char *val, const char *dir,
+		      const json_t *run, const json_t *m)
+{
+	const char *mode = json_string_value(json_object_get(m, "mode"));
+	const json_t *set = json_object_get(run, "settings"), *delta = time_delta(run, mode);
+
+	fprintf(csv, "%s,%lld,%s,%s", val, json_integer_value(json_object_get(set, "frame_len")),
+		json_string_value(json_object_get(set, "sender")), mode);
+	fprintf(md, "| %s | %s |", val, mode);
+	for (const struct metric *x = metrics; x->name; x++) {
+		if (!(x->flags & METRIC_SWEEP))
+			continue;
+		/* empty (CSV) or n/a (table) when unavailable */
+		csv_num(csv, num(m, x->flags & METRIC_TIME ? summary_time_metric(run) : x->name));
+		if (!(x->flags & METRIC_TIME) && json_is_number(json_object_get(m, x->name)))
+			fprintf(md, " %.3f |", num(m, x->name));
+		else if (!(x->flags & METRIC_TIME))
+			fprintf(md, " n/a |");
 	}
-	snprintf(path, sizeof(path), "%s/sweep.csv", sweepdir);
+	fprintf(csv, ",%s", delta ? json_string_value(json_object_get(delta, "a")) : "");
+	csv_num(csv, delta ? num(delta, "rel_delta") : 0.0 / 0.0);
+	csv_num(csv, delta ? num(delta, "ci95_lo") : 0.0 / 0.0);
+	csv_num(csv, delta ? num(delta, "ci95_hi") : 0.0 / 0.0);
+	fprintf(csv, ",%s,%s\n",
+		delta && json_is_true(json_object_get(delta, "real")) ? "true" : "false", dir);
+	if (delta && json_is_number(json_object_get(delta, "ci95_lo"))) {
+		fprintf(md, " %+.1f%% [%+.1f%%, %+.1f%%] (%.1f%%) | %lld |",
+			100 * num(delta, "rel_delta"), 100 * num(delta, "ci95_lo"),
+			100 * num(delta, "ci95_hi"), 100 * num(delta, "ci_coverage"),
+			json_integer_value(json_object_get(delta, "pairs")));
+		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * num(delta, "rel_delta"),
+			100 * num(delta, "ci95_lo"), 100 * num(delta, "ci95_hi"));
+	} else if (delta) {
+		fprintf(md, " %+.1f%%, no interval | %lld |", 100 * num(delta, "rel_delta"),
+			json_integer_value(json_object_get(delta, "pairs")));
+		/* a point with no bar: too few pairs for an interval */
+		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * num(delta, "rel_delta"),
+			100 * num(delta, "rel_delta"), 100 * num(delta, "rel_delta"));
+	} else {
+		fprintf(md, " baseline | |");
+	}
+	fprintf(md, " %s |\n", dir);
+}
+
+/* sweep.csv, sweep.md and the plot's data in sw->dir: every mode of every run. Returns 0
+ * or -1 (said why). */
+static int sweep_write(const struct sweep *sw)
+{
+	char path[PATH_MAX + 96];
+	FILE *csv, *md, *gp;
+	int cols = 0;
+
+	snprintf(path, sizeof(path), "%s/sweep.csv", sw->dir);
 	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/sweep.md", sweepdir);
+	snprintf(path, sizeof(path), "%s/sweep.md", sw->dir);
 	md = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/sweep.dat", sweepdir);
+	snprintf(path, sizeof(path), "%s/sweep.dat", sw->dir);
 	gp = fopen(path, "w");
 	if (!csv || !md || !gp) {
-		fprintf(stderr, "xdptc sweep: cannot write in %s\n", sweepdir);
-		return 1;
+		fprintf(stderr, "xdptc sweep: cannot write in %s\n", sw->dir);
+		return -1;
 	}
-	fprintf(csv, "point,frame_len,sender,mode,cpu_ns_per_pkt,stack_entries_per_pkt,"
-		     "skbs_freed_per_pkt,skbs_built_per_pkt,delta_vs,rel_delta,ci95_lo,ci95_hi,real,run\n");
+	fprintf(csv, "point,frame_len,sender,mode");
 	fprintf(md, "# xdptc sweep over %s\n\nWithin-run deltas only: each row comes from its own "
 		    "run, whose absolute times are not comparable with the other rows'.\n\n"
 		    "The interval of each delta is the order-statistics interval of the median "
 		    "paired ratio, with its exact coverage (at least 95%%); fewer than 6 pairs "
-		    "give none.\n\n"
-		    "| %s | mode | stack entries/pkt | skbs freed/pkt | delta vs baseline [interval] "
-		    "(coverage) | pairs | run |\n"
-		    "|---|---|---|---|---|---|---|\n", over, over);
-	for (int i = 0; i < done; i++) {
+		    "give none.\n\n| %s | mode |", sw->over, sw->over);
+	for (const struct metric *x = metrics; x->name; x++) {
+		if (!(x->flags & METRIC_SWEEP))
+			continue;
+		fprintf(csv, ",%s", x->name);
+		if (!(x->flags & METRIC_TIME)) {
+			fprintf(md, " %s |", x->name);
+			cols++;
+		}
+	}
+	fprintf(csv, ",delta_vs,rel_delta,ci95_lo,ci95_hi,real,run\n");
+	fprintf(md, " delta vs baseline [interval] (coverage) | pairs | run |\n|---|---|");
+	for (int c = 0; c < cols + 3; c++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	for (int i = 0; i < sw->done; i++) {
 		char err[512];
-		json_t *run, *m, *d;
-		size_t j, k;
+		json_t *run, *m;
+		size_t j;
 
-		if (report_load(dirs[i], &run, err, sizeof(err))) {
+		if (report_load(sw->dirs[i], &run, err, sizeof(err))) {
 			fprintf(stderr, "xdptc sweep: %s\n", err);
 			continue;
 		}
 		json_object_set_new(run, "summary", summary_compute(run));
-		json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), j, m) {
-			const char *mode = json_string_value(json_object_get(m, "mode"));
-			const json_t *delta = NULL;
-
-			json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), k, d)
-				if (!strcmp(json_string_value(json_object_get(d, "b")), mode) &&
-				    !strcmp(json_string_value(json_object_get(d, "metric")), "cpu_ns_per_pkt"))
-					delta = d;
-			fprintf(csv, "%s,%lld,%s,%s", vals[i],
-				json_integer_value(json_object_get(json_object_get(run, "settings"), "frame_len")),
-				json_string_value(json_object_get(json_object_get(run, "settings"), "sender")),
-				mode);
-			csv_num(csv, num(m, "cpu_ns_per_pkt"));
-			csv_num(csv, num(m, "stack_entries_per_pkt"));
-			csv_num(csv, num(m, "skbs_freed_per_pkt"));
-			csv_num(csv, num(m, "skbs_built_per_pkt")); /* empty when unavailable */
-			fprintf(csv, ",%s", delta ? json_string_value(json_object_get(delta, "a")) : "");
-			csv_num(csv, delta ? num(delta, "rel_delta") : 0.0 / 0.0);
-			csv_num(csv, delta ? num(delta, "ci95_lo") : 0.0 / 0.0);
-			csv_num(csv, delta ? num(delta, "ci95_hi") : 0.0 / 0.0);
-			fprintf(csv, ",%s,%s\n",
-				delta && json_is_true(json_object_get(delta, "real")) ? "true" : "false",
-				dirs[i]);
-			fprintf(md, "| %s | %s | %.3f | %.3f | ", vals[i], mode,
-				num(m, "stack_entries_per_pkt"), num(m, "skbs_freed_per_pkt"));
-			if (delta && json_is_number(json_object_get(delta, "ci95_lo"))) {
-				fprintf(md, "%+.1f%% [%+.1f%%, %+.1f%%] (%.1f%%) | %lld |",
-					100 * num(delta, "rel_delta"), 100 * num(delta, "ci95_lo"),
-					100 * num(delta, "ci95_hi"), 100 * num(delta, "ci_coverage"),
-					json_integer_value(json_object_get(delta, "pairs")));
-				fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, vals[i],
-					100 * num(delta, "rel_delta"), 100 * num(delta, "ci95_lo"),
-					100 * num(delta, "ci95_hi"));
-			} else if (delta) {
-				fprintf(md, "%+.1f%%, no interval | %lld |", 100 * num(delta, "rel_delta"),
-					json_integer_value(json_object_get(delta, "pairs")));
-				/* a point with no bar: too few pairs for an interval */
-				fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, vals[i],
-					100 * num(delta, "rel_delta"), 100 * num(delta, "rel_delta"),
-					100 * num(delta, "rel_delta"));
-			} else {
-				fprintf(md, "baseline | |");
-			}
-			fprintf(md, " %s |\n", dirs[i]);
-		}
+		json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), j, m)
+			sweep_row(csv, md, gp, i, sw->vals[i], sw->dirs[i], run, m);
 		json_decref(run);
 	}
 	fclose(csv);
 	fclose(md);
 	fclose(gp);
-	snprintf(path, sizeof(path),
-		 "cd '%s' && gnuplot -e \"set terminal svg size 800,480 noenhanced; "
-		 "set output 'sweep.svg'; set title 'xdptc sweep over %s: delta of cpu_ns_per_pkt "
-		 "against the baseline, interval of at least 95%% coverage'; set ylabel 'percent'; set xzeroaxis; "
-		 "set key off; set xrange [-0.5:%d.5]; set yrange [*<0:0<*]; plot 'sweep.dat' using "
-		 "1:3:4:5:xtic(2) with yerrorbars pt 7 lw 2; set terminal pngcairo size 800,480 "
-		 "noenhanced; set output 'sweep.png'; replot\" 2>/dev/null",
-		 sweepdir, over, done - 1);
-	if (system(path))
-		fprintf(stderr, "xdptc sweep: the plot was not drawn (gnuplot missing or failed)\n");
-	snprintf(path, sizeof(path), "%s/sweep.md", sweepdir);
-	md = fopen(path, "r");
-	if (md) {
-		char line[1024];
+	return 0;
+}
 
+/* The plot (gnuplot, sweep.svg and sweep.png), then sweep.md on stdout. */
+static void sweep_show(const struct sweep *sw)
+{
+	char cmd[PATH_MAX + 1024], line[1024];
+	FILE *md;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && gnuplot -e \"set terminal svg size 800,480 noenhanced; "
+		 "set output 'sweep.svg'; set title 'xdptc sweep over %s: delta of the time metric "
+		 "against the baseline, interval of at least 95%% coverage'; set ylabel 'percent'; "
+		 "set xzeroaxis; set key off; set xrange [-0.5:%d.5]; set yrange [*<0:0<*]; plot "
+		 "'sweep.dat' using 1:3:4:5:xtic(2) with yerrorbars pt 7 lw 2; set terminal "
+		 "pngcairo size 800,480 noenhanced; set output 'sweep.png'; replot\" 2>/dev/null",
+		 sw->dir, sw->over, sw->done - 1);
+	if (system(cmd))
+		fprintf(stderr, "xdptc sweep: the plot was not drawn (gnuplot missing or failed)\n");
+	snprintf(cmd, sizeof(cmd), "%s/sweep.md", sw->dir);
+	md = fopen(cmd, "r");
+	if (md) {
 		while (fgets(line, sizeof(line), md))
 			fputs(line, stdout);
 		fclose(md);
 	}
-	fprintf(stderr, "xdptc sweep: %s/ (sweep.csv, sweep.md, sweep.svg, sweep.png)\n", sweepdir);
-	return done == n ? 0 : 1;
+	fprintf(stderr, "xdptc sweep: %s/ (sweep.csv, sweep.md, sweep.svg, sweep.png)\n", sw->dir);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static struct sweep sw;
+	struct run_opts o;
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+	int e;
+
+	memset(&sw, 0, sizeof(sw));
+	e = sweep_parse(&sw, argc, argv, &o);
+	if (e >= 0)
+		return e;
+	if (sweep_runs(&sw, &o) == 130)
+		return 130;
+	if (!sw.done)
+		return 1;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(sw.dir, sizeof(sw.dir), "%s/%s-sweep-%s", o.out_dir, stamp, sw.over);
+	if (mkdir(sw.dir, 0755)) {
+		fprintf(stderr, "xdptc sweep: cannot create %s: %s\n", sw.dir, strerror(errno));
+		return 1;
+	}
+	if (sweep_write(&sw))
+		return 1;
+	sweep_show(&sw);
+	return sw.done == sw.n ? 0 : 1;
 }
 
 static const struct cli_opt sweep_opts[] = {

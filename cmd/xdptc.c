@@ -16,7 +16,8 @@
  *   compare     two runs' within-run deltas side by side, with their settings
  *   agent       (inside a guest) serve the host's DUT requests on a virtio-serial port
  *   guest-exec  (on the host) run a command in a guest through its agent
- *   help        the command list; --man the manual page; --make-vars README's table
+ *   help        the command list; --man the manual page; --make-vars README's table;
+ *               --metrics docs/metrics.md's table
  *
  * Exit status: 0 success, 1 runtime failure or missing privilege, 2 bad usage
  * (unknown mode, missing device or namespace, value out of range), 130 interrupted.
@@ -27,9 +28,11 @@
 #include "bpf_log.h"
 #include "cli.h"
 #include "cli_table.h"
+#include "metrics.h"
 
-/* xdptc help [--man|--make-vars]: the command list, the manual page (troff, what make
- * builds into build/xdptc.8) or README.md's table of make variables */
+/* xdptc help [--man|--make-vars|--metrics|COMMAND]: the command list, the manual page
+ * (troff, what make builds into build/xdptc.8), README.md's table of make variables,
+ * docs/metrics.md's table of metrics, or a command's --help */
 static int cmd_help(int argc, char **argv)
 {
 	const struct cli_command *c;
@@ -46,9 +49,13 @@ static int cmd_help(int argc, char **argv)
 		cli_make_vars_md(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--metrics")) {
+		metrics_doc_md(stdout);
+		return 0;
+	}
 	c = cli_command_find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars or a command)\n",
+		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars, --metrics or a command)\n",
 			argv[1]);
 		return EXIT_USAGE;
 	}
