@@ -142,205 +142,204 @@ const struct cli_command cli_cmd_run = {
 	.notes = "One run at a time per machine: a second run refuses while one is measuring.",
 };
 
-/* run_opts_parse - the options of `xdptc run` into @o (and the topologies directory
- * into @topodir). Returns -1 to go on, or the exit status (0 after --help). */
-int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, size_t len)
+/* The options of `xdptc run` as they are parsed: the run's, and what was given. */
+struct run_parse {
+	struct run_opts o;
+	uint64_t warmup;                       /* UINT64_MAX: not given */
+	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
+};
+
+/* --napi-cpu N|sender (it implies --threaded-napi). Returns -1, or EXIT_USAGE. */
+static int parse_napi_cpu(struct run_parse *p, const char *arg)
 {
-	int packets_set = 0, rate_set = 0, reps_set = 0, aa = 0, guest_kernel_set = 0;
-	int count_reps_set = 0, pmu_set = 0;
-	static int counter_order[BACKEND_NR + 1];
-	struct run_opts o = {
-		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
-		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
-		.flame = true, .aa_arm = -1,
-		.port = DROP_DEFAULT_PORT, .payload_len = 18,
-		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
-		.seed = (uint64_t)time(NULL), .pmu_events = "cycles,instructions",
-	};
-	uint64_t v, warmup = UINT64_MAX;
-	int c, n;
+	uint64_t v;
 
-	o.modes[0] = MODE_TC;
-	o.modes[1] = MODE_XDPDRV;
-	o.nmodes = 2;
-	while ((c = cli_next(&cli_cmd_run, argc, argv)) > 0) {
-		switch (c) {
-		case 't':
-			if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
-				return bad_value("--topology", optarg, "veth or virtio");
-			o.topology = optarg;
-			break;
-		case OPT_RATE:
-			if (parse_count(optarg, 100000000ull, &o.rate_pps))
-				return bad_value("--rate", optarg, "packets per second such as 20k");
-			rate_set = 1;
-			break;
-		case OPT_CROSS_CHECK:
-			o.cross_check = true;
-			break;
-		case OPT_NO_FLAME:
-			o.flame = false;
-			break;
-		case OPT_AA:
-			aa = 1;
-			break;
-		case OPT_FIND_MAX_RATE:
-			o.find_max_rate = true;
-			break;
-		case OPT_ENGINE:
-			if (!strcmp(optarg, "icount"))
-				o.engine = ENGINE_ICOUNT;
-			else if (strcmp(optarg, "host"))
-				return bad_value("--engine", optarg, "host or icount");
-			break;
-		case OPT_INSIDE_ICOUNT:
-			o.inside_icount = true;
-			break;
-		case OPT_THREADED_NAPI:
-			o.threaded_napi = true;
-			break;
-		case OPT_NAPI_CPU: /* implies --threaded-napi */
-			o.threaded_napi = true;
-			if (!strcmp(optarg, "sender")) {
-				o.napi_cpu = NAPI_CPU_SENDER;
-				break;
-			}
-			if (parse_count(optarg, 4095, &v) ||
-			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
-				fprintf(stderr, "xdptc: --napi-cpu '%s': expected 'sender' or an online "
-						"CPU, 0-%ld\n", optarg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
-				return EXIT_USAGE;
-			}
-			o.napi_cpu = (int)v;
-			break;
-		case OPT_SENDER: {
-			enum sender_kind k;
-
-			if (sender_parse(optarg, &k))
-				return bad_value("--sender", optarg, "udp, packet or xdp-live");
-			o.sender = k;
-			break;
-		}
-		case OPT_COUNTERS:
-			if (parse_counter_backends(optarg, counter_order) < 0)
-				return bad_value("--counters", optarg,
-						 "a comma list of kprobe, fentry, tracepoint");
-			o.counter_order = counter_order;
-			break;
-		case OPT_PMU_EVENTS: {
-			struct perf_stat_value pv[PERF_STAT_MAX_EVENTS];
-
-			pmu_set = 1;
-			if (!strcmp(optarg, "none")) {
-				o.pmu_events = "";
-				break;
-			}
-			if (perf_stat_split_events(optarg, pv, PERF_STAT_MAX_EVENTS) < 0)
-				return bad_value("--pmu-events", optarg,
-						 "a comma list of perf events such as "
-						 "task-clock,cycles (at most 16), or none");
-			o.pmu_events = optarg;
-			break;
-		}
-		case OPT_GUEST_KERNEL:
-			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
-				return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
-			setenv("GUEST_KERNEL", optarg, 1);
-			guest_kernel_set = 1;
-			break;
-		case OPT_PACKETS:
-			if (parse_count(optarg, 1000000000000ull, &o.packets) || !o.packets)
-				return bad_value("--packets", optarg, "a packet count such as 1M");
-			packets_set = 1;
-			break;
-		case 'r':
-			if (parse_count(optarg, 100, &v) || v < 2)
-				return bad_value("--reps", optarg, "2-100 repetitions");
-			o.reps = (int)v;
-			reps_set = 1;
-			break;
-		case 'c':
-			if (parse_count(optarg, 100, &v) || v < 1)
-				return bad_value("--count-reps", optarg, "1-100 repetitions");
-			o.count_reps = (int)v;
-			count_reps_set = 1;
-			break;
-		case 'm':
-			n = parse_modes(optarg, o.modes, RUN_MAX_MODES);
-			if (n < 0) {
-				fprintf(stderr, "xdptc: --modes '%s': a comma list of distinct modes "
-						"from: %s\n", optarg, drop_mode_choices());
-				return EXIT_USAGE;
-			}
-			o.nmodes = n;
-			break;
-		case 'w':
-			if (parse_count(optarg, 1000000000000ull, &warmup))
-				return bad_value("--warmup", optarg, "a packet count");
-			break;
-		case OPT_CPU:
-			if (parse_count(optarg, 4095, &v) ||
-			    v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
-				fprintf(stderr, "xdptc: --cpu '%s': expected an online CPU, 0-%ld\n",
-					optarg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
-				return EXIT_USAGE;
-			}
-			o.sender_cpu = (int)v;
-			break;
-		case 'p':
-			if (parse_port(optarg, &o.port))
-				return bad_port(optarg);
-			break;
-		case 's':
-			if (parse_count(optarg, 1472, &v))
-				return bad_value("--size", optarg, "payload bytes, 0-1472 (a 1514-byte frame)");
-			o.payload_len = (uint32_t)v;
-			break;
-		case OPT_SEED:
-			if (parse_count(optarg, (uint64_t)INT64_MAX, &o.seed))
-				return bad_value("--seed", optarg, "a non-negative integer");
-			break;
-		case 'o': o.out_dir = optarg; break;
-		case 'q': o.quiet = 1; break;
-		case 'v': verbose = 1; bpf_log_setup(1); break;
-		}
+	p->o.threaded_napi = true;
+	if (!strcmp(arg, "sender")) {
+		p->o.napi_cpu = NAPI_CPU_SENDER;
+		return -1;
 	}
-	if (c < 0)
-		return cli_exit(c);
-	if (optind < argc) {
-		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
+	if (parse_count(arg, 4095, &v) || v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
+		fprintf(stderr, "xdptc: --napi-cpu '%s': expected 'sender' or an online CPU, 0-%ld\n",
+			arg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
 		return EXIT_USAGE;
 	}
-	if (strcmp(o.topology, "virtio") && o.engine != ENGINE_ICOUNT && guest_kernel_set) {
+	p->o.napi_cpu = (int)v;
+	return -1;
+}
+
+/* --pmu-events LIST|none: checked by perf_stat_split_events. Returns -1, or EXIT_USAGE. */
+static int parse_pmu_events(struct run_parse *p, const char *arg)
+{
+	struct perf_stat_value pv[PERF_STAT_MAX_EVENTS];
+
+	p->pmu_set = 1;
+	if (!strcmp(arg, "none")) {
+		p->o.pmu_events = "";
+		return -1;
+	}
+	if (perf_stat_split_events(arg, pv, PERF_STAT_MAX_EVENTS) < 0)
+		return bad_value("--pmu-events", arg, "a comma list of perf events such as "
+				 "task-clock,cycles (at most 16), or none");
+	p->o.pmu_events = arg;
+	return -1;
+}
+
+/* --cpu N: an online CPU. Returns -1, or EXIT_USAGE. */
+static int parse_cpu(struct run_parse *p, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_count(arg, 4095, &v) || v >= (uint64_t)sysconf(_SC_NPROCESSORS_ONLN)) {
+		fprintf(stderr, "xdptc: --cpu '%s': expected an online CPU, 0-%ld\n", arg,
+			sysconf(_SC_NPROCESSORS_ONLN) - 1);
+		return EXIT_USAGE;
+	}
+	p->o.sender_cpu = (int)v;
+	return -1;
+}
+
+/* Apply option @c (cli_next's key) with its argument in optarg. Returns -1 to go on, or
+ * the exit status of a refusal (said on stderr). */
+static int run_opt_apply(struct run_parse *p, int c)
+{
+	static int counter_order[BACKEND_NR + 1];
+	uint64_t v;
+	int n;
+
+	switch (c) {
+	case 't':
+		if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
+			return bad_value("--topology", optarg, "veth or virtio");
+		p->o.topology = optarg;
+		break;
+	case OPT_RATE:
+		if (parse_count(optarg, 100000000ull, &p->o.rate_pps))
+			return bad_value("--rate", optarg, "packets per second such as 20k");
+		p->rate_set = 1;
+		break;
+	case OPT_CROSS_CHECK: p->o.cross_check = true; break;
+	case OPT_NO_FLAME: p->o.flame = false; break;
+	case OPT_AA: p->aa = 1; break;
+	case OPT_FIND_MAX_RATE: p->o.find_max_rate = true; break;
+	case OPT_ENGINE:
+		if (!strcmp(optarg, "icount"))
+			p->o.engine = ENGINE_ICOUNT;
+		else if (strcmp(optarg, "host"))
+			return bad_value("--engine", optarg, "host or icount");
+		break;
+	case OPT_INSIDE_ICOUNT: p->o.inside_icount = true; break;
+	case OPT_THREADED_NAPI: p->o.threaded_napi = true; break;
+	case OPT_NAPI_CPU: /* implies --threaded-napi */
+		return parse_napi_cpu(p, optarg);
+	case OPT_SENDER: {
+		enum sender_kind k;
+
+		if (sender_parse(optarg, &k))
+			return bad_value("--sender", optarg, "udp, packet or xdp-live");
+		p->o.sender = k;
+		break;
+	}
+	case OPT_COUNTERS:
+		if (parse_counter_backends(optarg, counter_order) < 0)
+			return bad_value("--counters", optarg,
+					 "a comma list of kprobe, fentry, tracepoint");
+		p->o.counter_order = counter_order;
+		break;
+	case OPT_PMU_EVENTS:
+		return parse_pmu_events(p, optarg);
+	case OPT_GUEST_KERNEL:
+		if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
+			return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
+		setenv("GUEST_KERNEL", optarg, 1);
+		p->guest_kernel_set = 1;
+		break;
+	case OPT_PACKETS:
+		if (parse_count(optarg, 1000000000000ull, &p->o.packets) || !p->o.packets)
+			return bad_value("--packets", optarg, "a packet count such as 1M");
+		p->packets_set = 1;
+		break;
+	case 'r':
+		if (parse_count(optarg, 100, &v) || v < 2)
+			return bad_value("--reps", optarg, "2-100 repetitions");
+		p->o.reps = (int)v;
+		p->reps_set = 1;
+		break;
+	case 'c':
+		if (parse_count(optarg, 100, &v) || v < 1)
+			return bad_value("--count-reps", optarg, "1-100 repetitions");
+		p->o.count_reps = (int)v;
+		p->count_reps_set = 1;
+		break;
+	case 'm':
+		n = parse_modes(optarg, p->o.modes, RUN_MAX_MODES);
+		if (n < 0) {
+			fprintf(stderr, "xdptc: --modes '%s': a comma list of distinct modes "
+					"from: %s\n", optarg, drop_mode_choices());
+			return EXIT_USAGE;
+		}
+		p->o.nmodes = n;
+		break;
+	case 'w':
+		if (parse_count(optarg, 1000000000000ull, &p->warmup))
+			return bad_value("--warmup", optarg, "a packet count");
+		break;
+	case OPT_CPU:
+		return parse_cpu(p, optarg);
+	case 'p':
+		if (parse_port(optarg, &p->o.port))
+			return bad_port(optarg);
+		break;
+	case 's':
+		if (parse_count(optarg, 1472, &v))
+			return bad_value("--size", optarg, "payload bytes, 0-1472 (a 1514-byte frame)");
+		p->o.payload_len = (uint32_t)v;
+		break;
+	case OPT_SEED:
+		if (parse_count(optarg, (uint64_t)INT64_MAX, &p->o.seed))
+			return bad_value("--seed", optarg, "a non-negative integer");
+		break;
+	case 'o': p->o.out_dir = optarg; break;
+	case 'q': p->o.quiet = 1; break;
+	case 'v': verbose = 1; bpf_log_setup(1); break;
+	}
+	return -1;
+}
+
+/* The defaults that depend on the topology and engine, and the combinations refused.
+ * Returns -1 to go on, or the exit status. */
+static int run_opts_finish(struct run_parse *p)
+{
+	if (strcmp(p->o.topology, "virtio") && p->o.engine != ENGINE_ICOUNT && p->guest_kernel_set) {
 		fprintf(stderr, "xdptc: --guest-kernel applies to --topology virtio or --engine "
 				"icount only\n");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(o.topology, "virtio")) {
+	if (!strcmp(p->o.topology, "virtio")) {
 		/* an emulated guest drops tens of thousands of packets per second, not
 		 * millions: fewer packets, paced so the tap's queue never overflows */
-		if (!packets_set)
-			o.packets = VIRTIO_DEFAULT_PACKETS;
-		if (!rate_set)
-			o.rate_pps = VIRTIO_DEFAULT_RATE;
-		if (!reps_set)
-			o.reps = VIRTIO_DEFAULT_REPS;
+		if (!p->packets_set)
+			p->o.packets = VIRTIO_DEFAULT_PACKETS;
+		if (!p->rate_set)
+			p->o.rate_pps = VIRTIO_DEFAULT_RATE;
+		if (!p->reps_set)
+			p->o.reps = VIRTIO_DEFAULT_REPS;
 	}
-	if (o.threaded_napi && strcmp(o.topology, "veth") && o.engine != ENGINE_ICOUNT) {
+	if (p->o.threaded_napi && strcmp(p->o.topology, "veth") && p->o.engine != ENGINE_ICOUNT) {
 		fprintf(stderr, "xdptc: --threaded-napi and --napi-cpu apply to --topology veth "
 				"only (a virtio guest's NAPI is the guest's)\n");
 		return EXIT_USAGE;
 	}
-	if (o.engine == ENGINE_ICOUNT && pmu_set && o.pmu_events[0]) {
+	if (p->o.engine == ENGINE_ICOUNT && p->pmu_set && p->o.pmu_events[0]) {
 		fprintf(stderr, "xdptc: --engine icount measures guest instructions, not the "
 				"host's PMU: --pmu-events does not apply\n");
 		return EXIT_USAGE;
 	}
-	if (o.engine == ENGINE_ICOUNT || o.inside_icount)
-		o.pmu_events = ""; /* no PMU in a TCG guest, and none wanted beside it */
-	if (o.engine == ENGINE_ICOUNT) {
-		if (o.find_max_rate || o.threaded_napi ||
-		    (o.rate_pps && strcmp(o.topology, "virtio"))) {
+	if (p->o.engine == ENGINE_ICOUNT || p->o.inside_icount)
+		p->o.pmu_events = ""; /* no PMU in a TCG guest, and none wanted beside it */
+	if (p->o.engine == ENGINE_ICOUNT) {
+		if (p->o.find_max_rate || p->o.threaded_napi ||
+		    (p->o.rate_pps && strcmp(p->o.topology, "virtio"))) {
 			fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
 					"--find-max-rate, --threaded-napi (--napi-cpu) and (veth) "
 					"--rate do not apply\n");
@@ -348,33 +347,67 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		}
 		/* instructions repeat exactly: small windows suffice, and an emulated
 		 * guest is slow (about 3 s of host time per 20,000-packet window here) */
-		if (!packets_set)
-			o.packets = ICOUNT_DEFAULT_PACKETS;
-		if (!reps_set)
-			o.reps = ICOUNT_DEFAULT_REPS;
-		if (!count_reps_set)
-			o.count_reps = ICOUNT_DEFAULT_COUNT_REPS;
+		if (!p->packets_set)
+			p->o.packets = ICOUNT_DEFAULT_PACKETS;
+		if (!p->reps_set)
+			p->o.reps = ICOUNT_DEFAULT_REPS;
+		if (!p->count_reps_set)
+			p->o.count_reps = ICOUNT_DEFAULT_COUNT_REPS;
 		/* under icount the guest DUT falls behind 50 kpps (some loss at the tap) */
-		if (!strcmp(o.topology, "virtio") && !rate_set)
-			o.rate_pps = ICOUNT_VIRTIO_DEFAULT_RATE;
-		o.flame = false; /* perf in the guest samples emulated time only */
+		if (!strcmp(p->o.topology, "virtio") && !p->rate_set)
+			p->o.rate_pps = ICOUNT_VIRTIO_DEFAULT_RATE;
+		p->o.flame = false; /* perf in the guest samples emulated time only */
 	}
-	o.warmup = warmup == UINT64_MAX ? o.packets / 10 : warmup;
-	if (o.napi_cpu == NAPI_CPU_SENDER)
-		o.napi_cpu = o.sender_cpu;
-	if (aa) { /* the first mode twice: its delta against itself is the noise floor */
-		if (o.nmodes == RUN_MAX_MODES)
+	p->o.warmup = p->warmup == UINT64_MAX ? p->o.packets / 10 : p->warmup;
+	if (p->o.napi_cpu == NAPI_CPU_SENDER)
+		p->o.napi_cpu = p->o.sender_cpu;
+	if (p->aa) { /* the first mode twice: its delta against itself is the noise floor */
+		if (p->o.nmodes == RUN_MAX_MODES)
 			return bad_value("--aa", "", "room for one more arm");
-		o.modes[o.nmodes] = o.modes[0];
-		o.aa_arm = o.nmodes++;
+		p->o.modes[p->o.nmodes] = p->o.modes[0];
+		p->o.aa_arm = p->o.nmodes++;
 	}
+	return -1;
+}
+
+/* run_opts_parse - the options of `xdptc run` into @o (and the topologies directory
+ * into @topodir). Returns -1 to go on, or the exit status (0 after --help). */
+int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, size_t len)
+{
+	static struct run_parse p;
+	int c, r;
+
+	memset(&p, 0, sizeof(p));
+	p.warmup = UINT64_MAX;
+	p.o = (struct run_opts){
+		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
+		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
+		.flame = true, .aa_arm = -1,
+		.port = DROP_DEFAULT_PORT, .payload_len = 18,
+		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
+		.seed = (uint64_t)time(NULL), .pmu_events = "cycles,instructions",
+	};
+	p.o.modes[0] = MODE_TC;
+	p.o.modes[1] = MODE_XDPDRV;
+	p.o.nmodes = 2;
+	while ((c = cli_next(&cli_cmd_run, argc, argv)) > 0)
+		if ((r = run_opt_apply(&p, c)) >= 0)
+			return r;
+	if (c < 0)
+		return cli_exit(c);
+	if (optind < argc) {
+		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if ((r = run_opts_finish(&p)) >= 0)
+		return r;
 	if ((c = check_privilege()))
 		return c;
 	default_topologies_dir(topodir, len);
-	o.topologies_dir = topodir;
-	o.argc = argc;
-	o.argv = argv;
-	*out = o;
+	p.o.topologies_dir = topodir;
+	p.o.argc = argc;
+	p.o.argv = argv;
+	*out = p.o;
 	return -1;
 }
 
