@@ -8,6 +8,10 @@
  * `xdptc agent`, and reach this process as one-line JSON messages over the guest's
  * virtio-serial control port (a unix socket on the host).
  *
+ * The operations dispatch (dut.c) to the local implementation (dut_local.c) or the
+ * remote one (dut_remote.c); the agent (dut_agent.c) serves the protocol in the guest
+ * with the local one.
+ *
  * Protocol (one line each way; replies are compact JSON objects with "ok"):
  *   hello | attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
  *   counters close | rxpath |
@@ -46,14 +50,16 @@ struct dut_counters_info {
 	struct skb_counters_plan plan;
 };
 
+struct dut_ops;
+
 struct dut {
-	bool remote;
+	const struct dut_ops *ops;  /* local (dut_local.c) or remote (dut_remote.c) */
+	bool attached;
+	bool counters_open;
 	/* local */
 	const char *netns, *dev;
 	struct drop_attachment att;
-	bool attached;
 	struct skb_counters counters;
-	bool counters_open;
 	int stats_fd;
 	struct softirq_tasks softirq;
 	/* remote */
@@ -105,6 +111,9 @@ json_t *dut_rx_path(struct dut *d, char *err, size_t errlen);
 
 /* dut_hello - the remote DUT's kernel release into @kernel. Returns 0 or -errno. */
 int dut_hello(struct dut *d, char *kernel, size_t len);
+
+/* dut_is_remote - is @d a guest's DUT, reached through its agent? */
+bool dut_is_remote(const struct dut *d);
 
 /* dut_close - detach, close probes and the connection (asks a remote agent to stay). */
 void dut_close(struct dut *d);

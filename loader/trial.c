@@ -180,7 +180,7 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 static void settle(const struct trial_env *env)
 {
 	uint64_t last = UINT64_MAX;
-	int rounds = 100, ms = env->dut->remote ? 100 : 20;
+	int rounds = 100, ms = dut_is_remote(env->dut) ? 100 : 20;
 
 	for (int i = 0; i < rounds; i++) {
 		struct dut_snapshot s;

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* dut_local.c: a DUT in a network namespace of this machine (the veth topology, and the
+ * agent inside a guest): every operation done and every figure read by this process. */
+#include "dut_internal.h"
+
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "rx_path.h"
+
+void dut_local_init(struct dut *d, const char *netns, const char *dev)
+{
+	memset(d, 0, sizeof(*d));
+	d->ops = &dut_local_ops;
+	d->netns = netns;
+	d->dev = dev;
+	d->fd = -1;
+	d->stats_fd = -1;
+	softirq_tasks_find(&d->softirq);
+}
+
+static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint32_t *prog_id,
+			char kernel_mode[16], char *err, size_t errlen)
+{
+	struct rx_path p;
+	int saved, e = netns_enter(d->netns, &saved);
+
+	if (e) {
+		snprintf(err, errlen, "cannot enter namespace %s: %s", d->netns, strerror(-e));
+		return e;
+	}
+	e = drop_attach(d->dev, mode, port, &d->att, err, errlen);
+	if (!e) {
+		char qerr[256];
+
+		d->attached = true;
+		*prog_id = d->att.prog_id;
+		snprintf(kernel_mode, 16, "%s", mode == MODE_NONE ? "none" : "?");
+		/* the mode as the kernel reports the program now on the device */
+		if (mode != MODE_NONE && !rx_path_read(d->dev, &p, qerr, sizeof(qerr)))
+			for (int i = 0; i < p.n; i++)
+				if (p.occ[i].prog_id == d->att.prog_id)
+					snprintf(kernel_mode, 16, "%s", p.occ[i].mode);
+	}
+	netns_return(saved);
+	return e;
+}
+
+static int local_detach(struct dut *d)
+{
+	int saved, e;
+
+	if (!d->attached)
+		return 0;
+	e = netns_enter(d->netns, &saved);
+	if (e) {
+		drop_close(&d->att);
+		d->attached = false;
+		return e;
+	}
+	e = drop_detach(&d->att);
+	netns_return(saved);
+	d->attached = false;
+	return e;
+}
+
+static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s)
+{
+	int saved, e;
+
+	memset(s, 0, sizeof(*s));
+	if (d->attached && d->att.verdicts_fd >= 0 &&
+	    (e = verdicts_read_fd(d->att.verdicts_fd, s->verdicts)))
+		return e;
+	e = netns_enter(d->netns, &saved);
+	if (e)
+		return e;
+	e = netdev_stats_read(d->dev, &s->dev);
+	netns_return(saved);
+	if (e)
+		return e;
+	s->softirq_ns = softirq_tasks_cpu_ns(&d->softirq);
+	s->busy_ns = cpus_busy_steal_ns(&s->steal_ns);
+	if (pass == DUT_PASS_COUNT && d->counters_open) {
+		if ((e = skb_counters_read(&d->counters, &s->counts)))
+			return e;
+		s->have_counts = true;
+	}
+	/* in every pass: a run count that moves in the timing pass says that BPF statistics
+	 * were on by someone else's doing (one bpf_prog_get_info_by_fd, outside the window) */
+	if (d->attached && d->att.prog_fd >= 0 &&
+	    (e = prog_run_stats(d->att.prog_fd, &s->bpf_run_time_ns, &s->bpf_run_cnt)))
+		return e;
+	return 0;
+}
+
+static int local_counters_open(struct dut *d, const int *order, bool cross_check,
+			       struct dut_counters_info *info, char *err, size_t errlen)
+{
+	uint32_t ino, ifx;
+	int saved, e = netns_enter(d->netns, &saved);
+
+	if (e) {
+		snprintf(err, errlen, "cannot enter namespace %s: %s", d->netns, strerror(-e));
+		return e;
+	}
+	ino = netns_current_ino();
+	ifx = if_nametoindex(d->dev);
+	netns_return(saved);
+	e = skb_counters_open(&d->counters, ifx, ino, order, cross_check, err, errlen);
+	if (e)
+		return e;
+	d->counters_open = true;
+	info->plan = d->counters.plan;
+	return 0;
+}
+
+static void local_counters_close(struct dut *d)
+{
+	if (d->counters_open)
+		skb_counters_close(&d->counters);
+	d->counters_open = false;
+}
+
+static int local_bpf_stats(struct dut *d, bool on)
+{
+	if (on && d->stats_fd < 0) {
+		d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (d->stats_fd < 0)
+			return -errno;
+	} else if (!on && d->stats_fd >= 0) {
+		close(d->stats_fd);
+		d->stats_fd = -1;
+	}
+	return 0;
+}
+
+/* The local DUT's receive path as JSON (rx_path_occupants: each with "xdptc": false,
+ * since nothing of a run's is attached between trials), or NULL with @err. */
+static json_t *local_rx_path(struct dut *d, char *err, size_t errlen)
+{
+	struct rx_path p;
+	json_t *a;
+	int saved, e = netns_enter(d->netns, &saved);
+
+	if (e) {
+		snprintf(err, errlen, "cannot enter namespace %s: %s", d->netns, strerror(-e));
+		return NULL;
+	}
+	e = rx_path_read(d->dev, &p, err, errlen);
+	netns_return(saved);
+	if (e)
+		return NULL;
+	a = json_array();
+	for (int i = 0; i < p.n; i++)
+		json_array_append_new(a, rx_occupant_json(&p.occ[i],
+							  d->attached && p.occ[i].prog_id ==
+								  d->att.prog_id));
+	return a;
+}
+
+static int local_exec(struct dut *d, const char *cmd, int *status, char *out, size_t outlen)
+{
+	(void)d, (void)cmd, (void)status, (void)out, (void)outlen;
+	return -EOPNOTSUPP; /* only a guest's agent runs commands for the host */
+}
+
+static int local_hello(struct dut *d, char *kernel, size_t len)
+{
+	struct utsname u;
+
+	(void)d;
+	uname(&u);
+	snprintf(kernel, len, "%s", u.release);
+	return 0;
+}
+
+static void local_close(struct dut *d)
+{
+	(void)d;
+}
+
+const struct dut_ops dut_local_ops = {
+	.attach = local_attach,
+	.detach = local_detach,
+	.snapshot = local_snapshot,
+	.counters_open = local_counters_open,
+	.counters_close = local_counters_close,
+	.bpf_stats = local_bpf_stats,
+	.exec = local_exec,
+	.rx_path = local_rx_path,
+	.hello = local_hello,
+	.close = local_close,
+};

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* dut_remote.c: a DUT in a guest (the virtio topology): each operation one line to the
+ * guest's agent (`xdptc agent`, dut_agent.c) over its control socket, one JSON line back. */
+#include "dut_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Send @cmd and return the reply as JSON (a new reference), or NULL with *@e set. */
+static json_t *rpc(struct dut *d, const char *cmd, int *e)
+{
+	static char line[65536];
+	char out[1024];
+	json_error_t jerr;
+	json_t *j;
+	int n;
+
+	snprintf(out, sizeof(out), "%s\n", cmd);
+	*e = dut_write_all(d->fd, out, strlen(out));
+	if (*e)
+		return NULL;
+	for (;;) {
+		n = dut_read_line(d->fd, d->buf, &d->buflen, sizeof(d->buf), line, sizeof(line),
+			      d->timeout_ms);
+		if (n < 0) {
+			*e = n;
+			return NULL;
+		}
+		j = json_loads(line, 0, &jerr);
+		if (j && json_is_object(j) && json_object_get(j, "ok"))
+			return j;
+		json_decref(j); /* guest console noise or a stale sync: skip */
+	}
+}
+
+int dut_remote_connect(struct dut *d, const char *sock_path, int timeout_ms, char *err,
+		       size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char token[32], cmd[64], line[4096];
+	struct timespec t0, t;
+	int e;
+
+	memset(d, 0, sizeof(*d));
+	d->ops = &dut_remote_ops;
+	d->stats_fd = -1;
+	d->timeout_ms = timeout_ms;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	d->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (d->fd < 0 || connect(d->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		e = -errno;
+		snprintf(err, errlen, "cannot connect to the guest's control socket %s: %s",
+			 sock_path, strerror(-e));
+		if (d->fd >= 0)
+			close(d->fd);
+		d->fd = -1;
+		return e;
+	}
+	/* lines sent before the agent listened are lost: ask until it answers */
+	snprintf(token, sizeof(token), "%ld", (long)getpid() ^ (long)time(NULL));
+	snprintf(cmd, sizeof(cmd), "sync %s\n", token);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int n;
+
+		if ((e = dut_write_all(d->fd, cmd, strlen(cmd))))
+			break;
+		n = dut_read_line(d->fd, d->buf, &d->buflen, sizeof(d->buf), line, sizeof(line), 1000);
+		if (n >= 0 && strstr(line, "\"sync\"") && strstr(line, token)) {
+			/* drop replies to earlier syncs still in flight */
+			while (dut_read_line(d->fd, d->buf, &d->buflen, sizeof(d->buf), line,
+					 sizeof(line), 200) >= 0)
+				;
+			return 0;
+		}
+		if (n == -EPIPE) {
+			e = -EPIPE;
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 > timeout_ms) {
+			e = -ETIMEDOUT;
+			break;
+		}
+	}
+	snprintf(err, errlen, "the guest's agent does not answer on %s: %s", sock_path, strerror(-e));
+	close(d->fd);
+	d->fd = -1;
+	return e;
+}
+
+static int reply_error(json_t *j, char *err, size_t errlen)
+{
+	int e = (int)json_integer_value(json_object_get(j, "errno"));
+	const char *msg = json_string_value(json_object_get(j, "error"));
+
+	if (err)
+		snprintf(err, errlen, "%s", msg ? msg : "the agent refused");
+	return e < 0 ? e : -EIO;
+}
+
+static int remote_simple(struct dut *d, const char *cmd, char *err, size_t errlen, json_t **keep)
+{
+	int e;
+	json_t *j = rpc(d, cmd, &e);
+
+	if (!j) {
+		if (err)
+			snprintf(err, errlen, "the guest's agent did not answer '%s': %s", cmd,
+				 strerror(-e));
+		return e;
+	}
+	if (!json_is_true(json_object_get(j, "ok"))) {
+		e = reply_error(j, err, errlen);
+		json_decref(j);
+		return e;
+	}
+	if (keep)
+		*keep = j;
+	else
+		json_decref(j);
+	return 0;
+}
+
+static int remote_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint32_t *prog_id,
+			 char kernel_mode[16], char *err, size_t errlen)
+{
+	char cmd[64];
+	json_t *j;
+	int e;
+
+	snprintf(cmd, sizeof(cmd), "attach %s %u", drop_mode_name(mode), port);
+	e = remote_simple(d, cmd, err, errlen, &j);
+	if (e)
+		return e;
+	*prog_id = (uint32_t)json_integer_value(json_object_get(j, "prog_id"));
+	snprintf(kernel_mode, 16, "%s", json_string_value(json_object_get(j, "kernel_mode"))
+						? json_string_value(json_object_get(j, "kernel_mode"))
+						: "?");
+	json_decref(j);
+	d->attached = true;
+	return 0;
+}
+
+static int remote_detach(struct dut *d)
+{
+	if (!d->attached)
+		return 0;
+	d->attached = false;
+	return remote_simple(d, "detach", NULL, 0, NULL);
+}
+
+static int remote_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s)
+{
+	static const char *const names[] = { "timing", "count", "bpfstats" };
+	char cmd[64];
+	json_t *j;
+	int e;
+
+	snprintf(cmd, sizeof(cmd), "snapshot %s", names[pass]);
+	e = remote_simple(d, cmd, NULL, 0, &j);
+	if (e)
+		return e;
+	e = dut_snapshot_from_json(j, s);
+	json_decref(j);
+	return e;
+}
+
+static int remote_counters_open(struct dut *d, const int *order, bool cross_check,
+				struct dut_counters_info *info, char *err, size_t errlen)
+{
+	static const int all[] = { BACKEND_KPROBE, BACKEND_FENTRY, BACKEND_TRACEPOINT, BACKEND_NONE };
+	char cmd[128] = "counters open";
+	json_t *j;
+	int e;
+
+	if (!order)
+		order = all;
+	for (int i = 0; order[i] != BACKEND_NONE; i++) {
+		strcat(cmd, i ? "," : " ");
+		strcat(cmd, counter_backend_name(order[i]));
+	}
+	if (cross_check)
+		strcat(cmd, " cross");
+	e = remote_simple(d, cmd, err, errlen, &j);
+	if (e)
+		return e;
+	e = counters_plan_from_json(j, &info->plan);
+	json_decref(j);
+	if (e)
+		return e;
+	d->counters_open = true;
+	return 0;
+}
+
+static void remote_counters_close(struct dut *d)
+{
+	if (d->counters_open)
+		remote_simple(d, "counters close", NULL, 0, NULL);
+	d->counters_open = false;
+}
+
+static int remote_bpf_stats(struct dut *d, bool on)
+{
+	return remote_simple(d, on ? "bpfstats on" : "bpfstats off", NULL, 0, NULL);
+}
+
+static int remote_exec(struct dut *d, const char *cmd, int *status, char *out, size_t outlen)
+{
+	char line[1024];
+	json_t *j;
+	int e;
+
+	snprintf(line, sizeof(line), "exec %s", cmd);
+	e = remote_simple(d, line, out, outlen, &j);
+	if (e)
+		return e;
+	*status = (int)json_integer_value(json_object_get(j, "status"));
+	snprintf(out, outlen, "%s", json_string_value(json_object_get(j, "output")) ?: "");
+	json_decref(j);
+	return 0;
+}
+
+static json_t *remote_rx_path(struct dut *d, char *err, size_t errlen)
+{
+	json_t *j, *a;
+	int e = remote_simple(d, "rxpath", err, errlen, &j);
+
+	if (e)
+		return NULL;
+	a = json_incref(json_object_get(j, "receive_path"));
+	json_decref(j);
+	if (!a)
+		snprintf(err, errlen, "the agent sent no receive path");
+	return a;
+}
+
+static int remote_hello(struct dut *d, char *kernel, size_t len)
+{
+	json_t *j;
+	int e = remote_simple(d, "hello", NULL, 0, &j);
+
+	if (e)
+		return e;
+	snprintf(kernel, len, "%s", json_string_value(json_object_get(j, "kernel")) ?: "?");
+	json_decref(j);
+	return 0;
+}
+
+static void remote_close(struct dut *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+const struct dut_ops dut_remote_ops = {
+	.attach = remote_attach,
+	.detach = remote_detach,
+	.snapshot = remote_snapshot,
+	.counters_open = remote_counters_open,
+	.counters_close = remote_counters_close,
+	.bpf_stats = remote_bpf_stats,
+	.exec = remote_exec,
+	.rx_path = remote_rx_path,
+	.hello = remote_hello,
+	.close = remote_close,
+};
