@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* cmd_run.c: xdptc run, the options of a whole measurement run. */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,8 +125,8 @@ static const struct cli_opt run_opts_table[] = {
 	{ "quiet", 'q', NULL, "do not print the summary on stdout (progress still goes to "
 	  "stderr)" },
 	{ "verbose", 'v', NULL, "print libbpf's messages on stderr" },
-	{ "inside-icount", OPT_INSIDE_ICOUNT, NULL, "the inner run of the icount engine",
-	  .flags = CLI_HIDDEN },
+	{ "inside-icount", OPT_INSIDE_ICOUNT, "FILE", "the inner run of the icount engine, "
+	  "inside its guest: every option from FILE (run_opts_to_json)", .flags = CLI_HIDDEN },
 	{ NULL },
 };
 
@@ -147,6 +148,7 @@ struct run_parse {
 	struct run_opts o;
 	uint64_t warmup;                       /* UINT64_MAX: not given */
 	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
+	const char *inside_file;               /* --inside-icount FILE */
 };
 
 /* --napi-cpu N|sender (it implies --threaded-napi). Returns -1, or EXIT_USAGE. */
@@ -228,7 +230,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 		else if (strcmp(optarg, "host"))
 			return bad_value("--engine", optarg, "host or icount");
 		break;
-	case OPT_INSIDE_ICOUNT: p->o.inside_icount = true; break;
+	case OPT_INSIDE_ICOUNT: p->inside_file = optarg; break;
 	case OPT_THREADED_NAPI: p->o.threaded_napi = true; break;
 	case OPT_NAPI_CPU: /* implies --threaded-napi */
 		return parse_napi_cpu(p, optarg);
@@ -251,7 +253,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 	case OPT_GUEST_KERNEL:
 		if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
 			return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
-		setenv("GUEST_KERNEL", optarg, 1);
+		p->o.guest_kernel = optarg;
 		p->guest_kernel_set = 1;
 		break;
 	case OPT_PACKETS:
@@ -370,6 +372,36 @@ static int run_opts_finish(struct run_parse *p)
 	return -1;
 }
 
+/* --inside-icount FILE: the options the host wrote (run_opts_to_json), and no others.
+ * Returns -1 to go on, or the exit status. */
+static int run_opts_inside(struct run_parse *p, int argc)
+{
+	char err[512] = "";
+	json_error_t jerr;
+	json_t *j;
+	int e;
+
+	if (argc != 3) {
+		fprintf(stderr, "xdptc run: --inside-icount FILE takes every option from FILE\n");
+		return EXIT_USAGE;
+	}
+	j = json_load_file(p->inside_file, 0, &jerr);
+	if (!j) {
+		fprintf(stderr, "xdptc run: %s: %s\n", p->inside_file, jerr.text);
+		return 1;
+	}
+	e = run_opts_from_json(j, &p->o, err, sizeof(err));
+	json_decref(j);
+	if (e) {
+		fprintf(stderr, "xdptc run: %s: %s\n", p->inside_file, err);
+		return 1;
+	}
+	p->o.engine = ENGINE_ICOUNT;
+	p->o.out_dir = "/run/xdptc-share";
+	p->o.quiet = 1;
+	return -1;
+}
+
 /* run_opts_parse - the options of `xdptc run` into @o (and the topologies directory
  * into @topodir). Returns -1 to go on, or the exit status (0 after --help). */
 int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, size_t len)
@@ -399,14 +431,16 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		fprintf(stderr, "xdptc run: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if ((r = run_opts_finish(&p)) >= 0)
+	if (p.inside_file) /* the icount engine's inner run: its options are data */
+		r = run_opts_inside(&p, argc);
+	else
+		r = run_opts_finish(&p);
+	if (r >= 0)
 		return r;
 	if ((c = check_privilege()))
 		return c;
 	default_topologies_dir(topodir, len);
 	p.o.topologies_dir = topodir;
-	p.o.argc = argc;
-	p.o.argv = argv;
 	*out = p.o;
 	return -1;
 }

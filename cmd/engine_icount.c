@@ -7,7 +7,8 @@
  * inside such a guest is therefore an instruction count, the same on every host and
  * free of the host's noise. This engine boots one (topologies/virtio.sh with ICOUNT=1:
  * the virtio topology's guest kernel, initramfs, 9p root and agent) and runs the whole
- * veth experiment inside it: `xdptc run --inside-icount` with the user's options. The
+ * veth experiment inside it: `xdptc run --inside-icount FILE`, FILE holding the user's
+ * options as data (run_opts_to_json). The
  * inner run writes its results straight into the host's results directory, shared
  * read-write over 9p (XDPTC_SHARE), and its progress to a log there, which this side
  * relays with a host-time ETA (the guest's clock is no guide to host time).
@@ -16,6 +17,7 @@
  * file), and it is shut down on success, error and Ctrl-C.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,92 +30,30 @@
 #include "dut.h"
 #include "run_internal.h"
 
-/* options of the user's command line that the host side keeps for itself */
-static int host_only_option(const char *a, bool *takes_value)
-{
-	static const char *const with_value[] = { "--out", "--guest-kernel" };
-	static const char *const flags[] = { "--quiet", "--inside-icount" };
-
-	*takes_value = false;
-	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++) {
-		size_t n = strlen(with_value[i]);
-
-		if (!strncmp(a, with_value[i], n) && a[n] == '=')
-			return 1;
-		if (!strcmp(a, with_value[i])) {
-			*takes_value = true;
-			return 1;
-		}
-	}
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (!strcmp(a, flags[i]))
-			return 1;
-	return 0;
-}
-
-/* @s in single quotes for sh (a ' becomes '\'') */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
 /*
- * The inner run's script, written into the share: the environment the inner run records
- * (qemu, icount settings, the host), the guest's clock set to the host's (it ran ahead
- * while idle time was skipped during boot: the results directory's name comes from it),
- * then `xdptc run --inside-icount` with the user's options. Returns 0 or -errno.
+ * The inner run's options, written into the share as data (run_opts_to_json): every
+ * setting of the user's run, where it runs (qemu, its -icount arguments, this host's CPU
+ * and kernel), this host's time (the guest's clock ran ahead while idle time was skipped
+ * during boot: the results directory's name comes from it) and working directory.
+ * Returns 0 or -errno.
  */
-static int write_inner_script(const struct run_opts *o, const struct topology *t,
-			      const char *path, const char *tag)
+static int write_inner_options(const struct run_opts *o, const struct topology *t,
+			       const char *path)
 {
-	char exe[PATH_MAX], cwd[PATH_MAX], cpu[160];
+	struct run_icount_host host;
 	struct utsname u;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	FILE *f;
+	json_t *j;
+	int e;
 
-	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
-		return -errno;
-	exe[n] = '\0';
 	uname(&u);
-	machine_cpu_model(cpu, sizeof(cpu));
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "# written by xdptc run --engine icount on the host; run inside the guest\n");
-	fprintf(f, "date -u -s @%lld >/dev/null 2>&1\n", (long long)time(NULL));
-	fprintf(f, "cd ");
-	put_quoted(f, cwd);
-	fprintf(f, " || exit 1\nexport XDPTC_ICOUNT_QEMU=");
-	put_quoted(f, t->qemu_version);
-	fprintf(f, " XDPTC_ICOUNT_ARGS=");
-	put_quoted(f, t->icount);
-	fprintf(f, " XDPTC_ICOUNT_HOST_CPU=");
-	put_quoted(f, cpu);
-	fprintf(f, " XDPTC_ICOUNT_HOST_KERNEL=");
-	put_quoted(f, u.release);
-	fprintf(f, "\n");
-	put_quoted(f, exe);
-	fprintf(f, " run --inside-icount");
-	for (int i = 1; i < o->argc; i++) {
-		bool takes_value;
-
-		if (host_only_option(o->argv[i], &takes_value)) {
-			i += takes_value;
-			continue;
-		}
-		fputc(' ', f);
-		put_quoted(f, o->argv[i]);
-	}
-	fprintf(f, " --quiet --out /run/xdptc-share > /run/xdptc-share/.%s.log 2>&1\n", tag);
-	fprintf(f, "echo $? > /run/xdptc-share/.%s.status\n", tag);
-	return fclose(f) ? -errno : 0;
+	snprintf(host.qemu, sizeof(host.qemu), "%s", t->qemu_version);
+	snprintf(host.icount, sizeof(host.icount), "%s", t->icount);
+	machine_cpu_model(host.host_cpu_model, sizeof(host.host_cpu_model));
+	snprintf(host.host_kernel, sizeof(host.host_kernel), "%s", u.release);
+	j = run_opts_to_json(o, &host);
+	e = json_dump_file(j, path, JSON_INDENT(2)) ? -EIO : 0;
+	json_decref(j);
+	return e;
 }
 
 /* What relay_log keeps between calls: a line the guest has not finished writing, and
@@ -192,7 +132,8 @@ int icount_engine_run(const struct run_opts *o)
 {
 	struct topology topo;
 	struct dut dut;
-	char share[PATH_MAX], script[PATH_MAX + 64], logp[PATH_MAX + 64], statp[PATH_MAX + 64];
+	char share[PATH_MAX], optp[PATH_MAX + 64], logp[PATH_MAX + 64], statp[PATH_MAX + 64];
+	char exe[PATH_MAX];
 	char tag[48], why[512], out[512], result_dir[256] = "", path[PATH_MAX + 300];
 	struct relay rl = { .started = false };
 	FILE *log = NULL;
@@ -210,11 +151,10 @@ int icount_engine_run(const struct run_opts *o)
 		return 1;
 	}
 	snprintf(tag, sizeof(tag), "icount-%s", topo.prefix);
-	snprintf(script, sizeof(script), "%s/.%s.sh", share, tag);
+	snprintf(optp, sizeof(optp), "%s/.%s.json", share, tag);
 	snprintf(logp, sizeof(logp), "%s/.%s.log", share, tag);
 	snprintf(statp, sizeof(statp), "%s/.%s.status", share, tag);
-	setenv("ICOUNT", "1", 1);
-	setenv("XDPTC_SHARE", share, 1);
+	topo.share = share; /* virtio.sh: XDPTC_SHARE, the guest's /run/xdptc-share */
 	fprintf(stderr, "xdptc: icount engine: booting a TCG guest with -icount shift=0,sleep=off "
 			"(the veth experiment runs inside it; results into %s)\n", share);
 	if (run_topology_cmd(o, "virtio", "up", &topo) || !topo.ctl_sock[0]) {
@@ -232,16 +172,21 @@ int icount_engine_run(const struct run_opts *o)
 		goto out;
 	}
 	have_dut = true;
-	e = write_inner_script(o, &topo, script, tag);
+	e = write_inner_options(o, &topo, optp);
 	if (e) {
-		fprintf(stderr, "xdptc: cannot write %s: %s\n", script, strerror(-e));
+		fprintf(stderr, "xdptc: cannot write %s: %s\n", optp, strerror(-e));
 		goto out;
 	}
 	unlink(logp);
 	unlink(statp);
-	/* in the background, detached: the agent's exec returns at once */
-	snprintf(path, sizeof(path), "setsid sh /run/xdptc-share/.%s.sh </dev/null >/dev/null 2>&1 &",
-		 tag);
+	/* the host's root is the guest's: the same binary runs there, its options from the
+	 * file; in the background, detached (the agent's exec returns at once), its output
+	 * to the log this side relays and its exit status to a file */
+	e = (int)readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[e > 0 ? e : 0] = '\0';
+	snprintf(path, sizeof(path), "setsid sh -c '\"%s\" run --inside-icount "
+		 "/run/xdptc-share/.%s.json >/run/xdptc-share/.%s.log 2>&1; echo $? "
+		 ">/run/xdptc-share/.%s.status' </dev/null >/dev/null 2>&1 &", exe, tag, tag, tag);
 	e = dut_exec(&dut, path, &st, out, sizeof(out));
 	if (e || st) {
 		fprintf(stderr, "xdptc: starting the run in the guest failed: %s\n",
@@ -304,7 +249,7 @@ out:
 		run_topology_cmd(o, "virtio", "down", &topo);
 		fprintf(stderr, "xdptc: icount guest %s: down\n", topo.prefix);
 	}
-	unlink(script);
+	unlink(optp);
 	unlink(logp);
 	unlink(statp);
 	close(lock_fd);

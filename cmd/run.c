@@ -122,6 +122,14 @@ int run_topology_cmd(const struct run_opts *o, const char *topology, const char 
 		if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(fds[1], STDOUT_FILENO) < 0)
 			_exit(126);
 		setenv("XDPTC_OWNER_PID", owner, 1);
+		/* virtio.sh's settings, from the options (nothing inherited decides them) */
+		setenv("ICOUNT", o->engine == ENGINE_ICOUNT ? "1" : "0", 1);
+		if (o->guest_kernel)
+			setenv("GUEST_KERNEL", o->guest_kernel, 1);
+		if (t->share)
+			setenv("XDPTC_SHARE", t->share, 1);
+		else
+			unsetenv("XDPTC_SHARE");
 		execlp("sh", "sh", path, verb, t->prefix, (char *)NULL);
 		_exit(127);
 	}
@@ -490,7 +498,6 @@ static int run_prepare(struct run_ctx *c)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &c->tm);
 	if (o->inside_icount || c->icount_dut) {
 		g_time_key = "guest_instructions_per_pkt"; /* never a PMU's instructions_per_pkt */
-		setenv("ICOUNT", "1", 1); /* virtio.sh: boot the guest under icount */
 	}
 	/* before anything is measured: a results directory that cannot be made fails now */
 	e = make_run_dir(o->out_dir, stamp,

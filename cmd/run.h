@@ -47,13 +47,31 @@ struct run_opts {
 	int engine;                /* enum run_engine */
 	bool inside_icount;        /* this process runs inside the icount guest (the
 				    * engine's inner run): time is instructions */
-	int argc;                  /* the command line, for the inner run of the engine */
-	char **argv;
+	struct run_icount_host {   /* inside the icount guest: where it runs, as the host
+				    * told it (run_opts_from_json) */
+		char qemu[128], icount[64], host_cpu_model[160], host_kernel[64];
+	} icount_host;
+	const char *guest_kernel;  /* the guest's kernel (virtio, icount): "6.1", "6.12";
+				    * NULL: virtio.sh's default */
 	int quiet;
 	const char *pmu_events;    /* perf events counted by perf stat in the timing pass, a
 				    * comma list as perf spells them (default
 				    * "cycles,instructions"); "" none */
 };
+
+/* run_opts_to_json - the options of a run as the inner run of the icount engine needs
+ * them (run_opts_json.c): every setting of @o (arms, packets, passes, sender, counters,
+ * perf events, seed, ...), @host (the host's qemu, icount arguments, CPU model and
+ * kernel), this host's time (the guest's clock is set from it) and working directory.
+ * Returns a new reference. */
+struct json_t;
+struct json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host *host);
+
+/* run_opts_from_json - @o from what run_opts_to_json wrote, with inside_icount set; the
+ * guest's clock set to the host's time and the working directory changed to the
+ * host's. Returns 0, or -EINVAL with a sentence in @err for a field missing or out of
+ * range. */
+int run_opts_from_json(const struct json_t *j, struct run_opts *o, char *err, size_t errlen);
 
 /* run_main - do the run. Returns the process exit status: 0 done, 1 failed,
  * 130 interrupted (everything made is removed in every case). */

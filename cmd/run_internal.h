@@ -23,11 +23,15 @@ struct topology {
 	char ctl_sock[128], accel[16], accel_reason[128], guest_kernel[64], qemu_version[128];
 	char qemu_pid[16];
 	char icount[64];     /* virtio.sh with ICOUNT=1: qemu's -icount arguments */
+	const char *share;   /* the icount engine: the host directory the guest mounts
+			      * read-write (XDPTC_SHARE), or NULL */
 	int up;
 };
 
 /* run_topology_cmd - `sh TOPOLOGIES/@topology.sh @verb PREFIX` with this process as the
- * topology's owner (XDPTC_OWNER_PID), in a process group of its own, with stdin from
+ * topology's owner (XDPTC_OWNER_PID), with the script's settings from @o and @t
+ * (ICOUNT=1 under the icount engine, else 0; GUEST_KERNEL; XDPTC_SHARE), in a process
+ * group of its own, with stdin from
  * /dev/null and SIGTERM as its parent-death signal; for "up" the KEY=VALUE lines fill @t,
  * and a stop (SIGINT, SIGTERM, SIGHUP) meanwhile sends SIGTERM to its group, upon which
  * it removes what it made. Returns 0, or -EIO when the script failed (it printed why),

@@ -53,16 +53,16 @@ json_t *machine_json(void)
 
 /* Where the run measured: "host", or "icount" with what the guest, qemu and the host
  * were. The virtio engine knows them here (@icount_guest, its topology); inside the veth
- * engine's guest the host passes them in the environment (XDPTC_ICOUNT_*, set by
- * engine_icount.c). */
+ * engine's guest the host wrote them into the run options (o->icount_host,
+ * run_opts_to_json). */
 json_t *engine_json(const struct run_opts *o, const struct topology *icount_guest)
 {
 	struct utsname u;
 	char cpu[160];
 	json_t *e = json_object();
-	const char *qemu = getenv("XDPTC_ICOUNT_QEMU"), *args = getenv("XDPTC_ICOUNT_ARGS");
-	const char *host_cpu = getenv("XDPTC_ICOUNT_HOST_CPU");
-	const char *host_kernel = getenv("XDPTC_ICOUNT_HOST_KERNEL");
+	const char *qemu = o->icount_host.qemu, *args = o->icount_host.icount;
+	const char *host_cpu = o->icount_host.host_cpu_model;
+	const char *host_kernel = o->icount_host.host_kernel;
 	const char *guest_kernel;
 
 	if (!icount_guest && !o->inside_icount) {

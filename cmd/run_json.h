@@ -25,8 +25,8 @@ json_t *machine_json(void);
 /* engine_json - "engine": {"name":"host"}, or for the icount engine the guest kernel,
  * qemu, its -icount arguments, the host's CPU and kernel and how ns become
  * instructions. @icount_guest: the virtio DUT guest booted under icount (NULL
- * otherwise); inside the veth engine's guest the host's facts come from the
- * environment (XDPTC_ICOUNT_*, set by engine_icount.c). */
+ * otherwise); inside the veth engine's guest the host's facts come from the run
+ * options the host wrote (o->icount_host). */
 json_t *engine_json(const struct run_opts *o, const struct topology *icount_guest);
 
 /* trial_json - one trial: its pass, repetition, sequence number, arm label @label,
