@@ -611,85 +611,85 @@ static int delta_metrics(const json_t *run, const char **out, int max)
 	return n;
 }
 
-json_t *summary_compute(const json_t *run)
+/* The deltas of arm @b into @deltas: against the baseline @base for every compared
+ * metric (and the saturation rate), or for the A/A arm "MODE-aa" against its own mode,
+ * never real, whose interval of the time metric is the run's noise floor (into @s). */
+static void arm_deltas(const json_t *run, json_t *s, json_t *deltas, const char *base,
+		       const char *b)
 {
-	const json_t *modes = json_object_get(json_object_get(run, "settings"), "modes");
-	const char *base;
-	json_t *s, *arr, *deltas, *m;
+	size_t bl = strlen(b);
+	/* the A/A arm "MODE-aa" is compared with its own mode, every other arm with the
+	 * baseline */
+	bool aa = bl > 3 && !strcmp(b + bl - 3, "-aa");
+	char a[64];
+	const char *metrics[1 + 16];
+	int nmetrics = delta_metrics(run, metrics, 17);
+
+	snprintf(a, sizeof(a), "%.*s", aa ? (int)(bl - 3) : (int)bl, b);
+	if (!aa && (!base || !strcmp(b, base)))
+		return;
+	if (!aa)
+		snprintf(a, sizeof(a), "%s", base);
+	for (int k = 0; k < nmetrics; k++) {
+		json_t *d = pair_delta(run, metrics[k], a, b);
+
+		if (aa) { /* identical arms: the noise floor, never "real", for every metric */
+			bool sys = stats_excludes_zero_json(d);
+
+			json_object_set_new(d, "aa", json_true());
+			json_object_set_new(d, "real", json_false());
+			json_object_set_new(d, "reason", json_string(
+				sys ? "the A/A arm: identical arms differ systematically (the "
+				      "interval excludes 0): the noise floor is at least this "
+				      "difference"
+				: json_is_number(json_object_get(d, "ci95_lo"))
+				    ? "the A/A arm: its interval is the noise floor"
+				    : "the A/A arm: " SUMMARY_FEW_PAIRS_REASON));
+			if (sys)
+				json_object_set_new(d, "aa_systematic", json_true());
+			if (k == 0 && json_is_number(json_object_get(d, "ci95_lo")))
+				json_object_set_new(s, "noise_floor", noise_floor_json(d, metrics[k]));
+		}
+		json_array_append_new(deltas, d);
+	}
+	if (!aa) {
+		json_t *sd = saturation_delta(run, base, b);
+
+		if (sd)
+			json_array_append_new(deltas, sd);
+	}
+}
+
+/* Timing trials that ran while other work kept a CPU busy, or while the hypervisor gave
+ * the vCPUs to others (local DUT only): how many, into @s. */
+static void load_counts(const json_t *run, json_t *s)
+{
+	long long loaded = 0, stolen = 0, counted = 0;
 	size_t i;
+	json_t *t;
 
-	if (!json_is_array(modes) || !json_is_array(json_object_get(run, "trials")))
-		return NULL;
-	base = baseline_mode(modes);
-	s = json_object();
-	arr = json_array();
-	deltas = json_array();
-	json_array_foreach(modes, i, m)
-		json_array_append_new(arr, mode_summary(run, json_string_value(m)));
-	json_array_foreach(modes, i, m) {
-		const char *b = json_string_value(m);
-		size_t bl = strlen(b);
-		/* the A/A arm "MODE-aa" is compared with its own mode, every other arm with the
-		 * baseline */
-		bool aa = bl > 3 && !strcmp(b + bl - 3, "-aa");
-		char a[64];
-		const char *metrics[1 + 16];
-		int nmetrics = delta_metrics(run, metrics, 17);
-
-		snprintf(a, sizeof(a), "%.*s", aa ? (int)(bl - 3) : (int)bl, b);
-		if (!aa && (!base || !strcmp(b, base)))
+	json_array_foreach(json_object_get(run, "trials"), i, t) {
+		if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), "timing") ||
+		    !json_is_boolean(json_object_get(t, "other_load")))
 			continue;
-		if (!aa)
-			snprintf(a, sizeof(a), "%s", base);
-		for (int k = 0; k < nmetrics; k++) {
-			json_t *d = pair_delta(run, metrics[k], a, b);
-
-			if (aa) { /* identical arms: the noise floor, never "real", for every metric */
-				bool sys = stats_excludes_zero_json(d);
-
-				json_object_set_new(d, "aa", json_true());
-				json_object_set_new(d, "real", json_false());
-				json_object_set_new(d, "reason", json_string(
-					sys ? "the A/A arm: identical arms differ systematically (the "
-					      "interval excludes 0): the noise floor is at least this "
-					      "difference"
-					: json_is_number(json_object_get(d, "ci95_lo"))
-					    ? "the A/A arm: its interval is the noise floor"
-					    : "the A/A arm: " SUMMARY_FEW_PAIRS_REASON));
-				if (sys)
-					json_object_set_new(d, "aa_systematic", json_true());
-				if (k == 0 && json_is_number(json_object_get(d, "ci95_lo")))
-					json_object_set_new(s, "noise_floor", noise_floor_json(d, metrics[k]));
-			}
-			json_array_append_new(deltas, d);
-		}
-		if (!aa) {
-			json_t *sd = saturation_delta(run, base, b);
-
-			if (sd)
-				json_array_append_new(deltas, sd);
-		}
+		counted++;
+		loaded += json_is_true(json_object_get(t, "other_load"));
+		stolen += json_is_true(json_object_get(t, "host_steal"));
 	}
-	{ /* timing trials that ran while other work kept a CPU busy, or while the hypervisor
-	   * gave the vCPUs to others (local DUT only) */
-		long long loaded = 0, stolen = 0, counted = 0;
-		json_t *t;
-
-		json_array_foreach(json_object_get(run, "trials"), i, t) {
-			if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), "timing") ||
-			    !json_is_boolean(json_object_get(t, "other_load")))
-				continue;
-			counted++;
-			loaded += json_is_true(json_object_get(t, "other_load"));
-			stolen += json_is_true(json_object_get(t, "host_steal"));
-		}
-		if (counted) {
-			json_object_set_new(s, "timing_trials_other_load", json_integer(loaded));
-			json_object_set_new(s, "timing_trials_host_steal", json_integer(stolen));
-			json_object_set_new(s, "timing_trials_load_checked", json_integer(counted));
-		}
+	if (counted) {
+		json_object_set_new(s, "timing_trials_other_load", json_integer(loaded));
+		json_object_set_new(s, "timing_trials_host_steal", json_integer(stolen));
+		json_object_set_new(s, "timing_trials_load_checked", json_integer(counted));
 	}
-	/* conservation: in a TC drop every packet's skb is built once and freed once */
+}
+
+/* Conservation: in a TC drop every packet's skb is built once and freed once; the count
+ * pass's medians against pkts_at_dut, into @s. */
+static void conservation(json_t *s, const json_t *arr)
+{
+	size_t i;
+	json_t *m;
+
 	json_array_foreach(arr, i, m) {
 		const json_t *pk = json_object_get(m, "count_pkts_at_dut");
 		json_t *c;
@@ -723,6 +723,27 @@ json_t *summary_compute(const json_t *run)
 			json_object_set_new(c, "note", json_string(detail));
 		json_object_set_new(s, "conservation", c);
 	}
+}
+
+json_t *summary_compute(const json_t *run)
+{
+	const json_t *modes = json_object_get(json_object_get(run, "settings"), "modes");
+	const char *base;
+	json_t *s, *arr, *deltas, *m;
+	size_t i;
+
+	if (!json_is_array(modes) || !json_is_array(json_object_get(run, "trials")))
+		return NULL;
+	base = baseline_mode(modes);
+	s = json_object();
+	arr = json_array();
+	deltas = json_array();
+	json_array_foreach(modes, i, m)
+		json_array_append_new(arr, mode_summary(run, json_string_value(m)));
+	json_array_foreach(modes, i, m)
+		arm_deltas(run, s, deltas, base, json_string_value(m));
+	load_counts(run, s);
+	conservation(s, arr);
 	json_object_set_new(s, "baseline", base ? json_string(base) : json_null());
 	json_object_set_new(s, "modes", arr);
 	json_object_set_new(s, "deltas", deltas);
@@ -944,12 +965,11 @@ struct render_ctx {
 	FILE *out;
 };
 
-static void header_time(const struct render_ctx *rc)
+/* The line saying where the time metric comes from (and the engine, or the guest). */
+static void header_time_source(const struct render_ctx *rc)
 {
-	const json_t *s = rc->s;
 	const json_t *set = rc->set;
 	const json_t *guest = rc->guest;
-	const char *bpf_stats_outside = rc->bpf_stats_outside;
 	const char *timing_words = rc->timing_words;
 	const json_t *run = rc->run;
 	FILE *out = rc->out;
@@ -1023,6 +1043,17 @@ static void header_time(const struct render_ctx *rc)
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
 			     "%s\n", timing_words);
 	}
+}
+
+/* What may have disturbed the timing pass: steal time, other load, BPF statistics held
+ * on by someone else, the JIT off. */
+static void header_disturbances(const struct render_ctx *rc)
+{
+	const json_t *s = rc->s;
+	const char *bpf_stats_outside = rc->bpf_stats_outside;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+
 	if (json_integer_value(json_object_get(s, "timing_trials_host_steal")) > 0)
 		fprintf(out, "- **Steal time**: in %lld of %lld timing trials the hypervisor ran other "
 			     "work on this VM's CPUs for at least a quarter of the window "
@@ -1059,6 +1090,12 @@ static void header_time(const struct render_ctx *rc)
 				     "programs were interpreted, several times slower than the JIT "
 				     "code a production kernel runs\n");
 	}
+}
+
+static void header_time(const struct render_ctx *rc)
+{
+	header_time_source(rc);
+	header_disturbances(rc);
 }
 
 static void header_sources(const struct render_ctx *rc)
@@ -1251,18 +1288,13 @@ static void render_table(const struct render_ctx *rc)
 
 }
 
-static void render_notes(const struct render_ctx *rc)
+/* An unpaced sender that overran the DUT: each mode's time is over what reached it. */
+static void note_loss(FILE *out, const json_t *modes, const json_t *set)
 {
-	const json_t *s = rc->s;
-	const json_t *modes = rc->modes;
-	const json_t *set = rc->set;
-	const json_t *run = rc->run;
-	FILE *out = rc->out;
+	char a[48], b[48];
 	size_t i;
 	json_t *m;
-	char a[48], b[48];
 
-	/* an unpaced sender that overruns the DUT: each mode's time is over what reached it */
 	json_array_foreach(modes, i, m) {
 		double sent = json_number_value(json_object_get(m, "sent"));
 		double at = json_number_value(json_object_get(m, "pkts_at_dut"));
@@ -1280,6 +1312,83 @@ static void render_notes(const struct render_ctx *rc)
 					  "(NAPI_CPU=sender)"
 					: "pace the sender lower (RATE=)");
 	}
+}
+
+/* The saturation check of @m's max_drop_pps (the DUT on the sender's CPU). */
+static void note_saturation(FILE *out, const json_t *m, const json_t *c, long long reps)
+{
+	char a[48], x[48], y[48], z[48], w[48], v[64] = "";
+
+	fmt_count(x, sizeof(x), json_object_get(c, "reached_min_pps"));
+	fmt_count(y, sizeof(y), json_object_get(c, "reached_max_pps"));
+	fmt_count(z, sizeof(z), json_object_get(c, "median_ci_lo_pps"));
+	fmt_count(w, sizeof(w), json_object_get(c, "median_ci_hi_pps"));
+	if (json_is_number(json_object_get(c, "trial_packets"))) {
+		char t[48];
+
+		snprintf(v, sizeof(v), " of %s packets",
+			 fmt_count(t, sizeof(t), json_object_get(c, "trial_packets")));
+	}
+	fprintf(out, "\nmax_drop_pps of %s, a saturation rate: the DUT's "
+		     "receive path shares the sender's CPU and runs whenever the sender "
+		     "yields, so no packet can be lost and the highest lossless rate is "
+		     "the rate the pair reaches. Checked: %lld of %lld unpaced trials%s "
+		     "lossless, reaching %s to %s pps; median %s, its %.1f%% interval "
+		     "[%s, %s]",
+		json_string_value(json_object_get(m, "mode")),
+		json_integer_value(json_object_get(c, "lossless_at_max")), reps, v, x, y,
+		fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")),
+		100 * json_number_value(json_object_get(c, "median_ci_level")), z, w);
+	if (json_is_true(json_object_get(c, "confirmed")))
+		fprintf(out, ": within 5%% of the median.\n");
+	else {
+		double med = json_number_value(json_object_get(m, "max_drop_pps"));
+
+		fprintf(out, ": NOT within 5%% of the median (%+.1f%%, %+.1f%%)%s.\n",
+			med > 0 ? 100 * (json_number_value(json_object_get(
+				      c, "median_ci_lo_pps")) / med - 1) : 0,
+			med > 0 ? 100 * (json_number_value(json_object_get(
+				      c, "median_ci_hi_pps")) / med - 1) : 0,
+			json_integer_value(json_object_get(c, "lossless_at_max")) < reps
+				? ", and not every trial was lossless" : "");
+	}
+}
+
+/* The bisection's check of @m's max_drop_pps (the DUT on a CPU of its own). */
+static void note_bisection(FILE *out, const json_t *m, const json_t *c, long long reps)
+{
+	char a[48], x[48];
+
+	fprintf(out, "\nmax_drop_pps of %s checked: %lld of %lld trials lossless at %s pps",
+		json_string_value(json_object_get(m, "mode")),
+		json_integer_value(json_object_get(c, "lossless_at_max")), reps,
+		fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")));
+	fprintf(out, ", %lld of %lld lost packets at %s pps (+5%%)",
+		json_integer_value(json_object_get(c, "lossy_above")), reps,
+		fmt_count(x, sizeof(x), json_object_get(c, "above_pps")));
+	if (json_integer_value(json_object_get(c, "lowered")))
+		fprintf(out, "; lowered %lld time(s) by 2%% after a lossy repeat",
+			json_integer_value(json_object_get(c, "lowered")));
+	if (json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")))
+		fprintf(out, "; %lld trial(s) set aside and repeated because they lost packets "
+			     "while the DUT's NAPI thread waited for its CPU longer than the "
+			     "256-frame ring lasts (loss such a stall alone causes), so the "
+			     "rate is the highest at which the trials that did not stall were "
+			     "lossless, and a rate whose every repeat stalled counts as lossy",
+			json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")));
+	fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
+		? ": the highest lossless rate is within 5% above it."
+		: ": NOT confirmed within 5%.");
+}
+
+/* The rate search: its regime, a stall watch that failed, sender-bound answers, and each
+ * mode's check. */
+static void note_rates(FILE *out, const json_t *modes, const json_t *run)
+{
+	char a[48];
+	size_t i;
+	json_t *m;
+
 	if (json_is_array(json_object_get(run, "max_rate"))) {
 		const json_t *first = json_array_get(json_object_get(run, "max_rate"), 0);
 
@@ -1307,87 +1416,42 @@ static void render_notes(const struct render_ctx *rc)
 	json_array_foreach(modes, i, m) {
 		const json_t *c = json_object_get(m, "max_drop_pps_confirm");
 		long long reps = json_integer_value(json_object_get(c, "reps"));
-		char x[48];
 
 		if (!c)
 			continue;
-		if (!strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation")) {
-			char y[48], z[48], w[48], v[64] = "";
-
-			fmt_count(x, sizeof(x), json_object_get(c, "reached_min_pps"));
-			fmt_count(y, sizeof(y), json_object_get(c, "reached_max_pps"));
-			fmt_count(z, sizeof(z), json_object_get(c, "median_ci_lo_pps"));
-			fmt_count(w, sizeof(w), json_object_get(c, "median_ci_hi_pps"));
-			if (json_is_number(json_object_get(c, "trial_packets"))) {
-				char t[48];
-
-				snprintf(v, sizeof(v), " of %s packets",
-					 fmt_count(t, sizeof(t), json_object_get(c, "trial_packets")));
-			}
-			fprintf(out, "\nmax_drop_pps of %s, a saturation rate: the DUT's "
-				     "receive path shares the sender's CPU and runs whenever the sender "
-				     "yields, so no packet can be lost and the highest lossless rate is "
-				     "the rate the pair reaches. Checked: %lld of %lld unpaced trials%s "
-				     "lossless, reaching %s to %s pps; median %s, its %.1f%% interval "
-				     "[%s, %s]",
-				json_string_value(json_object_get(m, "mode")),
-				json_integer_value(json_object_get(c, "lossless_at_max")), reps, v, x, y,
-				fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")),
-				100 * json_number_value(json_object_get(c, "median_ci_level")), z, w);
-			if (json_is_true(json_object_get(c, "confirmed")))
-				fprintf(out, ": within 5%% of the median.\n");
-			else {
-				double med = json_number_value(json_object_get(m, "max_drop_pps"));
-
-				fprintf(out, ": NOT within 5%% of the median (%+.1f%%, %+.1f%%)%s.\n",
-					med > 0 ? 100 * (json_number_value(json_object_get(
-						      c, "median_ci_lo_pps")) / med - 1) : 0,
-					med > 0 ? 100 * (json_number_value(json_object_get(
-						      c, "median_ci_hi_pps")) / med - 1) : 0,
-					json_integer_value(json_object_get(c, "lossless_at_max")) < reps
-						? ", and not every trial was lossless" : "");
-			}
-			continue;
-		}
-		fprintf(out, "\nmax_drop_pps of %s checked: %lld of %lld trials lossless at %s pps",
-			json_string_value(json_object_get(m, "mode")),
-			json_integer_value(json_object_get(c, "lossless_at_max")), reps,
-			fmt_count(a, sizeof(a), json_object_get(m, "max_drop_pps")));
-		fprintf(out, ", %lld of %lld lost packets at %s pps (+5%%)",
-			json_integer_value(json_object_get(c, "lossy_above")), reps,
-			fmt_count(x, sizeof(x), json_object_get(c, "above_pps")));
-		if (json_integer_value(json_object_get(c, "lowered")))
-			fprintf(out, "; lowered %lld time(s) by 2%% after a lossy repeat",
-				json_integer_value(json_object_get(c, "lowered")));
-		if (json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")))
-			fprintf(out, "; %lld trial(s) set aside and repeated because they lost packets "
-				     "while the DUT's NAPI thread waited for its CPU longer than the "
-				     "256-frame ring lasts (loss such a stall alone causes), so the "
-				     "rate is the highest at which the trials that did not stall were "
-				     "lossless, and a rate whose every repeat stalled counts as lossy",
-				json_integer_value(json_object_get(m, "max_drop_pps_stalled_trials")));
-		fprintf(out, "%s\n", json_is_true(json_object_get(c, "confirmed"))
-			? ": the highest lossless rate is within 5% above it."
-			: ": NOT confirmed within 5%.");
+		if (!strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation"))
+			note_saturation(out, m, c, reps);
+		else
+			note_bisection(out, m, c, reps);
 	}
-	{
-		const json_t *c = json_object_get(s, "conservation");
-		char x[48], y[48], z[48];
+}
 
-		if (c)
-			fprintf(out, "\nConservation in the TC drop (count pass medians): skbs_built %s, "
-				     "skbs_freed %s, pkts_at_dut %s: %s%s%s\n",
-				fmt_count(x, sizeof(x), json_object_get(c, "skbs_built")),
-				fmt_count(y, sizeof(y), json_object_get(c, "skbs_freed")),
-				fmt_count(z, sizeof(z), json_object_get(c, "pkts_at_dut")),
-				json_is_null(json_object_get(c, "agree_within_1pct"))
-					? "nothing to compare"
-				: json_is_true(json_object_get(c, "agree_within_1pct"))
-					? "agree within 1%"
-					: "**MISMATCH: they differ by more than 1%**",
-				json_is_string(json_object_get(c, "note")) ? "; " : "",
-				str_or(json_string_value(json_object_get(c, "note")), ""));
-	}
+/* Conservation in the TC drop: skbs built and freed against packets. */
+static void note_conservation(FILE *out, const json_t *s)
+{
+	const json_t *c = json_object_get(s, "conservation");
+	char x[48], y[48], z[48];
+
+	if (c)
+		fprintf(out, "\nConservation in the TC drop (count pass medians): skbs_built %s, "
+			     "skbs_freed %s, pkts_at_dut %s: %s%s%s\n",
+			fmt_count(x, sizeof(x), json_object_get(c, "skbs_built")),
+			fmt_count(y, sizeof(y), json_object_get(c, "skbs_freed")),
+			fmt_count(z, sizeof(z), json_object_get(c, "pkts_at_dut")),
+			json_is_null(json_object_get(c, "agree_within_1pct"))
+				? "nothing to compare"
+			: json_is_true(json_object_get(c, "agree_within_1pct"))
+				? "agree within 1%"
+				: "**MISMATCH: they differ by more than 1%**",
+			json_is_string(json_object_get(c, "note")) ? "; " : "",
+			str_or(json_string_value(json_object_get(c, "note")), ""));
+}
+
+static void render_notes(const struct render_ctx *rc)
+{
+	note_loss(rc->out, rc->modes, rc->set);
+	note_rates(rc->out, rc->modes, rc->run);
+	note_conservation(rc->out, rc->s);
 }
 
 static void render_cross_check(const struct render_ctx *rc)
