@@ -128,130 +128,179 @@ static void print_file(const char *path)
 	fclose(f);
 }
 
-int icount_engine_run(const struct run_opts *o)
-{
+/* One icount engine run: its guest, the files it shares with the inner run. */
+struct icount_run {
 	struct topology topo;
 	struct dut dut;
-	char share[PATH_MAX], optp[PATH_MAX + 64], logp[PATH_MAX + 64], statp[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	char tag[48], why[512], out[512], result_dir[256] = "", path[PATH_MAX + 300];
-	struct relay rl = { .started = false };
-	FILE *log = NULL;
-	int lock_fd, e, st = -1, status = 1;
-	bool have_dut = false;
+	bool have_dut;
+	char share[PATH_MAX];                   /* the results directory, shared */
+	char tag[48];                           /* icount-PREFIX */
+	char optp[PATH_MAX + 64], logp[PATH_MAX + 64], statp[PATH_MAX + 64];
+	char result_dir[256];                   /* the inner run's directory in the share */
+};
 
-	lock_fd = run_begin(o, &topo);
-	if (lock_fd < 0)
-		return 1;
-	e = run_make_parents(o->out_dir);
-	if (e || !realpath(o->out_dir, share)) {
-		fprintf(stderr, "xdptc: cannot create the results directory '%s': %s\n", o->out_dir,
-			strerror(e ? -e : errno));
-		close(lock_fd);
-		return 1;
-	}
-	snprintf(tag, sizeof(tag), "icount-%s", topo.prefix);
-	snprintf(optp, sizeof(optp), "%s/.%s.json", share, tag);
-	snprintf(logp, sizeof(logp), "%s/.%s.log", share, tag);
-	snprintf(statp, sizeof(statp), "%s/.%s.status", share, tag);
-	topo.share = share; /* virtio.sh: XDPTC_SHARE, the guest's /run/xdptc-share */
+/* Boot the icount guest and reach its agent. Returns 0, or the exit status (said why). */
+static int icount_boot(const struct run_opts *o, struct icount_run *ir)
+{
+	char why[512];
+
+	ir->topo.share = ir->share; /* virtio.sh: XDPTC_SHARE, the guest's /run/xdptc-share */
 	fprintf(stderr, "xdptc: icount engine: booting a TCG guest with -icount shift=0,sleep=off "
-			"(the veth experiment runs inside it; results into %s)\n", share);
-	if (run_topology_cmd(o, "virtio", "up", &topo) || !topo.ctl_sock[0]) {
+			"(the veth experiment runs inside it; results into %s)\n", ir->share);
+	if (run_topology_cmd(o, "virtio", "up", &ir->topo) || !ir->topo.ctl_sock[0]) {
 		fprintf(stderr, run_stopped() ? "\nxdptc: interrupted; cleaning up\n"
 					      : "xdptc: the icount guest did not start (see above)\n");
-		status = run_stopped() ? 130 : 1;
-		goto out;
+		return run_stopped() ? 130 : 1;
 	}
-	topo.up = 1;
-	fprintf(stderr, "xdptc: icount guest %s up: kernel %s, %s, %s\n", topo.prefix,
-		topo.guest_kernel, topo.qemu_version, topo.icount);
-	e = dut_remote_connect(&dut, topo.ctl_sock, 30000, why, sizeof(why));
-	if (e) {
+	ir->topo.up = 1;
+	fprintf(stderr, "xdptc: icount guest %s up: kernel %s, %s, %s\n", ir->topo.prefix,
+		ir->topo.guest_kernel, ir->topo.qemu_version, ir->topo.icount);
+	if (dut_remote_connect(&ir->dut, ir->topo.ctl_sock, 30000, why, sizeof(why))) {
 		fprintf(stderr, "xdptc: %s\n", why);
-		goto out;
+		return 1;
 	}
-	have_dut = true;
-	e = write_inner_options(o, &topo, optp);
+	ir->have_dut = true;
+	return 0;
+}
+
+/* Write the inner run's options and start it in the guest: the host's root is the
+ * guest's, so the same binary runs there, its options from the file; in the background,
+ * detached (the agent's exec returns at once), its output to the log this side relays
+ * and its exit status to a file. Returns 0 or 1 (said why). */
+static int icount_start(const struct run_opts *o, struct icount_run *ir)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 300], out[512];
+	int e, st = 0;
+
+	e = write_inner_options(o, &ir->topo, ir->optp);
 	if (e) {
-		fprintf(stderr, "xdptc: cannot write %s: %s\n", optp, strerror(-e));
-		goto out;
+		fprintf(stderr, "xdptc: cannot write %s: %s\n", ir->optp, strerror(-e));
+		return 1;
 	}
-	unlink(logp);
-	unlink(statp);
-	/* the host's root is the guest's: the same binary runs there, its options from the
-	 * file; in the background, detached (the agent's exec returns at once), its output
-	 * to the log this side relays and its exit status to a file */
+	unlink(ir->logp);
+	unlink(ir->statp);
 	e = (int)readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[e > 0 ? e : 0] = '\0';
-	snprintf(path, sizeof(path), "setsid sh -c '\"%s\" run --inside-icount "
+	snprintf(cmd, sizeof(cmd), "setsid sh -c '\"%s\" run --inside-icount "
 		 "/run/xdptc-share/.%s.json >/run/xdptc-share/.%s.log 2>&1; echo $? "
-		 ">/run/xdptc-share/.%s.status' </dev/null >/dev/null 2>&1 &", exe, tag, tag, tag);
-	e = dut_exec(&dut, path, &st, out, sizeof(out));
+		 ">/run/xdptc-share/.%s.status' </dev/null >/dev/null 2>&1 &", exe, ir->tag, ir->tag,
+		 ir->tag);
+	e = dut_exec(&ir->dut, cmd, &st, out, sizeof(out));
 	if (e || st) {
 		fprintf(stderr, "xdptc: starting the run in the guest failed: %s\n",
 			e ? strerror(-e) : out);
-		goto out;
+		return 1;
 	}
+	return 0;
+}
+
+/* Relay the inner run's log until its exit status appears. Returns that status, 130 when
+ * interrupted, or -1 when the guest is gone. */
+static int icount_wait(struct icount_run *ir)
+{
+	struct relay rl = { .started = false };
+	FILE *log = NULL;
+	int st = -1;
+
 	for (;;) {
 		FILE *sf;
 
 		if (!log)
-			log = fopen(logp, "r");
+			log = fopen(ir->logp, "r");
 		if (log)
-			relay_log(log, &rl, result_dir, sizeof(result_dir));
-		sf = fopen(statp, "r");
+			relay_log(log, &rl, ir->result_dir, sizeof(ir->result_dir));
+		sf = fopen(ir->statp, "r");
 		if (sf) {
 			if (fscanf(sf, "%d", &st) != 1)
 				st = -1;
 			fclose(sf);
 			if (st >= 0) {
 				if (log)
-					relay_log(log, &rl, result_dir, sizeof(result_dir));
+					relay_log(log, &rl, ir->result_dir, sizeof(ir->result_dir));
 				break;
 			}
 		}
 		if (run_stopped()) {
 			fprintf(stderr, "\nxdptc: interrupted; stopping the guest\n");
-			status = 130;
-			goto out;
+			st = 130;
+			break;
 		}
-		if (kill(atoi(topo.qemu_pid), 0)) {
-			fprintf(stderr, "xdptc: the icount guest (qemu pid %s) is gone\n", topo.qemu_pid);
-			goto out;
+		if (kill(atoi(ir->topo.qemu_pid), 0)) {
+			fprintf(stderr, "xdptc: the icount guest (qemu pid %s) is gone\n",
+				ir->topo.qemu_pid);
+			st = -1;
+			break;
 		}
 		usleep(300000);
 	}
-	if (st != 0 || !result_dir[0]) {
-		fprintf(stderr, "xdptc: the run inside the icount guest failed (exit status %d)\n", st);
-		status = st > 0 ? st : 1;
-		goto out;
-	}
-	/* the guest's log belongs with its results */
-	snprintf(path, sizeof(path), "%s/%s/guest-run.log", share, result_dir);
-	if (rename(logp, path))
+	if (log)
+		fclose(log);
+	return st;
+}
+
+/* The inner run's results: its log kept beside them, its summary printed. */
+static void icount_keep(const struct run_opts *o, struct icount_run *ir)
+{
+	char path[PATH_MAX + 300];
+
+	snprintf(path, sizeof(path), "%s/%s/guest-run.log", ir->share, ir->result_dir);
+	if (rename(ir->logp, path))
 		fprintf(stderr, "xdptc: note: cannot keep the guest's log: %s\n", strerror(errno));
 	if (!o->quiet) {
-		snprintf(path, sizeof(path), "%s/%s/summary.md", share, result_dir);
+		snprintf(path, sizeof(path), "%s/%s/summary.md", ir->share, ir->result_dir);
 		print_file(path);
 	}
 	if (o->dir_out)
-		snprintf(o->dir_out, o->dir_out_len, "%s/%s", o->out_dir, result_dir);
+		snprintf(o->dir_out, o->dir_out_len, "%s/%s", o->out_dir, ir->result_dir);
 	fprintf(stderr, "xdptc: results in %s/%s/ (run.json, summary.md, plots, guest-run.log)\n",
-		o->out_dir, result_dir);
-	status = 0;
-out:
-	if (log)
-		fclose(log);
-	if (have_dut)
-		dut_close(&dut);
-	if (topo.up || topo.prefix[0]) {
-		run_topology_cmd(o, "virtio", "down", &topo);
-		fprintf(stderr, "xdptc: icount guest %s: down\n", topo.prefix);
+		o->out_dir, ir->result_dir);
+}
+
+int icount_engine_run(const struct run_opts *o)
+{
+	static struct icount_run ir;
+	int lock_fd, e, st, status = 1;
+
+	memset(&ir, 0, sizeof(ir));
+	lock_fd = run_begin(o, &ir.topo);
+	if (lock_fd < 0)
+		return 1;
+	e = run_make_parents(o->out_dir);
+	if (e || !realpath(o->out_dir, ir.share)) {
+		fprintf(stderr, "xdptc: cannot create the results directory '%s': %s\n", o->out_dir,
+			strerror(e ? -e : errno));
+		close(lock_fd);
+		return 1;
 	}
-	unlink(optp);
-	unlink(logp);
-	unlink(statp);
+	snprintf(ir.tag, sizeof(ir.tag), "icount-%s", ir.topo.prefix);
+	snprintf(ir.optp, sizeof(ir.optp), "%s/.%s.json", ir.share, ir.tag);
+	snprintf(ir.logp, sizeof(ir.logp), "%s/.%s.log", ir.share, ir.tag);
+	snprintf(ir.statp, sizeof(ir.statp), "%s/.%s.status", ir.share, ir.tag);
+	status = icount_boot(o, &ir);
+	if (!status)
+		status = icount_start(o, &ir);
+	if (!status) {
+		st = icount_wait(&ir);
+		if (st == 0 && ir.result_dir[0]) {
+			icount_keep(o, &ir);
+		} else if (st == 130) {
+			status = 130;
+		} else {
+			if (st >= 0)
+				fprintf(stderr, "xdptc: the run inside the icount guest failed (exit "
+						"status %d)\n", st);
+			status = st > 0 ? st : 1;
+		}
+	}
+	if (ir.have_dut)
+		dut_close(&ir.dut);
+	if (ir.topo.up || ir.topo.prefix[0]) {
+		run_topology_cmd(o, "virtio", "down", &ir.topo);
+		fprintf(stderr, "xdptc: icount guest %s: down\n", ir.topo.prefix);
+	}
+	unlink(ir.optp);
+	unlink(ir.logp);
+	unlink(ir.statp);
 	close(lock_fd);
 	return status;
 }

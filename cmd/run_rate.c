@@ -169,124 +169,151 @@ static json_t *rate_search_json(const char *mode, const struct rate_search_resul
 }
 
 
+/* The run's rate search as it goes: per arm its search, its context, whether it was
+ * searched and whether its answer is a saturation rate still to be measured. */
+struct rate_run {
+	struct rate_search_result rs[RUN_MAX_MODES];
+	struct rate_ctx rc[RUN_MAX_MODES];
+	bool searched[RUN_MAX_MODES], saturating[RUN_MAX_MODES];
+	int nsat;
+	struct napi_delay napi_wait;
+	bool remote, shared_cpu;
+};
+
+/* Watch the DUT's NAPI threads' waits for a CPU (a DUT on a CPU of its own): a wait
+ * longer than the ring lasts loses frames whatever the mode, and such trials are told
+ * apart and repeated (rate_search.h). Records in @run where the waits come from, or
+ * why they are not watched (never silently). */
+static void stall_watch_open(struct rate_run *rr, const pid_t *napi_pids, int n_napi,
+			     json_t *run)
+{
+	char nerr[256];
+
+	if (!n_napi || rr->shared_cpu)
+		return;
+	if (napi_delay_open(&rr->napi_wait, napi_pids, n_napi, nerr, sizeof(nerr))) {
+		fprintf(stderr, "xdptc: WARNING: %s; the rate search cannot tell loss from the "
+				"NAPI thread's waits for a CPU\n", nerr);
+		json_object_set_new(run, "max_rate_stall_source", json_null());
+		json_object_set_new(run, "max_rate_stall_source_error", json_string(nerr));
+	} else {
+		json_object_set_new(run, "max_rate_stall_source",
+				    json_string("tp_btf:sched_waking,tp_btf:sched_switch,"
+						"tp_btf:napi_poll"));
+	}
+}
+
+/* Search arm @i: bisect for its lossless edge and confirm it, or, when even the unpaced
+ * sender loses nothing on a shared CPU, mark it for the saturation rounds. Returns 0 or
+ * -errno. */
+static int search_arm(const struct run_opts *o, struct rate_run *rr, int i)
+{
+	struct rate_search_result *rs = &rr->rs[i];
+	struct rate_ctx *rc = &rr->rc[i];
+	int e = rate_search(rate_probe_trial, rc, 0.02, 12, rs);
+
+	if (!e && !run_stopped() && rs->sender_bound && rr->shared_cpu) {
+		/* measured below, all modes interleaved, each trial about a quarter of a
+		 * second long: long enough that brief slowdowns average out, short enough
+		 * that the whole measurement rarely straddles one of the host's lasting
+		 * changes of speed */
+		uint64_t quarter_second = (uint64_t)(rs->probe[0].achieved_pps / 4);
+
+		if (quarter_second > rc->packets)
+			rc->packets = quarter_second;
+		rr->saturating[i] = true;
+		rr->nsat++;
+	} else if (!e && !run_stopped() && !rs->sender_bound && rs->max_drop_pps) {
+		/* how the answer is checked: repeats at it and 5% above it */
+		fprintf(stderr, "xdptc: rate search %s: confirming %llu pps (3 trials there, 3 "
+				"at +5%%)\n",
+			drop_mode_name(o->modes[i]), (unsigned long long)rs->max_drop_pps);
+		e = rate_search_confirm(rate_probe_trial, rc, 3, 0.05, rs);
+	}
+	return e;
+}
+
+/* The saturation rate moves with the host's load: rounds of one unpaced trial per
+ * saturating mode, in a seeded shuffle, expose every mode to the same moments. Returns 0
+ * or -errno. */
+static int saturation_rounds(const struct run_opts *o, struct rate_run *rr)
+{
+	int e;
+
+	fprintf(stderr, "xdptc: rate search: the DUT shares the sender's CPU, so nothing can be "
+			"lost; measuring each mode's saturation rate in %d rounds of one unpaced "
+			"trial per mode\n", SATURATION_REPS);
+	for (int r = 0; r < SATURATION_REPS && !run_stopped(); r++) {
+		int order[RUN_MAX_MODES];
+
+		fprintf(stderr, "xdptc: rate search: saturation round %d/%d\n", r + 1,
+			SATURATION_REPS);
+		shuffle_arms(o, PASS_NR + 1, r, order);
+		for (int k = 0; k < o->nmodes && !run_stopped(); k++) {
+			int i = order[k];
+			struct rate_probe p = { 0 };
+
+			if (!rr->saturating[i])
+				continue;
+			e = rate_probe_trial(&rr->rc[i], 0, &p);
+			if (!e)
+				e = rate_saturation_add(&rr->rs[i], &p);
+			if (e)
+				return e;
+		}
+	}
+	for (int i = 0; i < o->nmodes && !run_stopped(); i++)
+		if (rr->saturating[i] && (e = rate_saturation_finish(&rr->rs[i], 0.05)))
+			return e;
+	return 0;
+}
+
 int run_rate_searches(const struct run_opts *o, struct trial_env *env, bool remote,
 		      const pid_t *napi_pids, int n_napi, json_t *run, char *why, size_t whylen)
 {
-	struct rate_search_result rs[RUN_MAX_MODES] = { 0 };
-	struct rate_ctx rc[RUN_MAX_MODES];
-	struct napi_delay napi_wait = { 0 };
-	bool searched[RUN_MAX_MODES] = { false }, saturating[RUN_MAX_MODES] = { false };
+	static struct rate_run rr;
 	json_t *rates = json_array();
-	/* the DUT's receive path runs on the sender's CPU: in the sender's own softirq
-	 * (no threaded NAPI), or in a NAPI thread pinned there */
-	bool shared_cpu = !remote && (!o->threaded_napi || o->napi_cpu == o->sender_cpu);
-	int e = 0, nsat = 0;
+	int e = 0;
 
+	memset(&rr, 0, sizeof(rr));
+	rr.remote = remote;
+	/* the DUT's receive path runs on the sender's CPU: in the sender's own softirq (no
+	 * threaded NAPI), or in a NAPI thread pinned there */
+	rr.shared_cpu = !remote && (!o->threaded_napi || o->napi_cpu == o->sender_cpu);
 	json_object_set_new(run, "max_rate", rates);
 	json_object_set_new(run, "max_rate_regime",
 			    json_string(remote ? "DUT in the virtio guest"
-					: shared_cpu ? "DUT on the sender's CPU"
-						     : "DUT on a CPU of its own"));
-	if (n_napi && !shared_cpu) {
-		/* a wait for the CPU longer than the ring lasts loses frames whatever the
-		 * mode: such trials are told apart and repeated (rate_search.h) */
-		char nerr[256];
-
-		if (napi_delay_open(&napi_wait, napi_pids, n_napi, nerr, sizeof(nerr))) {
-			/* never silently: the results say the search ran without it, and why */
-			fprintf(stderr, "xdptc: WARNING: %s; the rate search cannot tell loss "
-					"from the NAPI thread's waits for a CPU\n", nerr);
-			json_object_set_new(run, "max_rate_stall_source", json_null());
-			json_object_set_new(run, "max_rate_stall_source_error", json_string(nerr));
-		} else
-			json_object_set_new(run, "max_rate_stall_source",
-					    json_string("tp_btf:sched_waking,"
-							"tp_btf:sched_switch,"
-							"tp_btf:napi_poll"));
-	}
-	for (int i = 0; i < o->nmodes && !run_stopped(); i++) {
-		rc[i] = (struct rate_ctx){ .env = env, .mode = o->modes[i], .packets = o->packets,
-					   .napi_thread_cpu = o->threaded_napi && !remote,
-					   .napi_wait = napi_wait.skel ? &napi_wait : NULL };
+					: rr.shared_cpu ? "DUT on the sender's CPU"
+							: "DUT on a CPU of its own"));
+	stall_watch_open(&rr, napi_pids, n_napi, run);
+	for (int i = 0; i < o->nmodes && !run_stopped() && !e; i++) {
+		rr.rc[i] = (struct rate_ctx){ .env = env, .mode = o->modes[i], .packets = o->packets,
+					      .napi_thread_cpu = o->threaded_napi && !remote,
+					      .napi_wait = rr.napi_wait.skel ? &rr.napi_wait : NULL };
 		if (i == o->aa_arm || o->modes[i] == MODE_NONE)
 			continue;
-		e = rate_search(rate_probe_trial, &rc[i], 0.02, 12, &rs[i]);
-		if (!e && !run_stopped() && rs[i].sender_bound && shared_cpu) {
-			/* measured below, all modes interleaved, each trial about a quarter
-			 * of a second long: long enough that brief slowdowns average out,
-			 * short enough that the whole measurement rarely straddles one of
-			 * the host's lasting changes of speed */
-			uint64_t quarter_second = (uint64_t)(rs[i].probe[0].achieved_pps / 4);
-
-			if (quarter_second > rc[i].packets)
-				rc[i].packets = quarter_second;
-			saturating[i] = true;
-			nsat++;
-		} else if (!e && !run_stopped() && !rs[i].sender_bound && rs[i].max_drop_pps) {
-			/* how the answer is checked: repeats at it and 5% above it */
-			fprintf(stderr, "xdptc: rate search %s: confirming %llu pps "
-					"(3 trials there, 3 at +5%%)\n",
-				drop_mode_name(o->modes[i]), (unsigned long long)rs[i].max_drop_pps);
-			e = rate_search_confirm(rate_probe_trial, &rc[i], 3, 0.05, &rs[i]);
-		}
-		if (e)
-			goto fail;
-		searched[i] = true;
+		e = search_arm(o, &rr, i);
+		rr.searched[i] = !e;
 	}
-	if (nsat && !run_stopped()) {
-		/* the saturation rate moves with the host's load: rounds of one unpaced trial
-		 * per mode, in a seeded shuffle, expose every mode to the same moments */
-		fprintf(stderr, "xdptc: rate search: the DUT shares the sender's CPU, so nothing "
-				"can be lost; measuring each mode's saturation rate in %d rounds of "
-				"one unpaced trial per mode\n", SATURATION_REPS);
-		for (int r = 0; r < SATURATION_REPS && !run_stopped(); r++) {
-			int order[RUN_MAX_MODES];
-
-			fprintf(stderr, "xdptc: rate search: saturation round %d/%d\n", r + 1,
-				SATURATION_REPS);
-			shuffle_arms(o, PASS_NR + 1, r, order);
-			for (int k = 0; k < o->nmodes && !run_stopped(); k++) {
-				int i = order[k];
-				struct rate_probe p = { 0 };
-
-				if (!saturating[i])
-					continue;
-				e = rate_probe_trial(&rc[i], 0, &p);
-				if (!e)
-					e = rate_saturation_add(&rs[i], &p);
-				if (e)
-					goto fail;
-			}
-		}
-		for (int i = 0; i < o->nmodes && !run_stopped(); i++)
-			if (saturating[i] && (e = rate_saturation_finish(&rs[i], 0.05)))
-				goto fail;
-	}
-	if (run_stopped()) {
-		e = -EINTR;
-		goto out;
-	}
-	for (int i = 0; i < o->nmodes; i++)
-		if (searched[i])
-			json_array_append_new(rates,
-					      rate_search_json(arm_label(o, i), &rs[i],
-							       remote ? "the guest's vCPU thread "
-									"(host CPU time)"
-							       : rc[i].napi_thread_cpu
-								       ? "the DUT's NAPI thread"
-								       : "the sender thread and softirq "
-									 "tasks (the sender's own time "
-									 "included)",
-							       rc[i].napi_wait != NULL, rc[i].packets));
-	goto out;
-fail:
+	if (!e && rr.nsat && !run_stopped())
+		e = saturation_rounds(o, &rr);
 	if (e == -EINTR || run_stopped()) {
 		e = -EINTR;
-		goto out;
+	} else if (e) {
+		snprintf(why, whylen, "the rate search failed: %s", strerror(-e));
+		fprintf(stderr, "xdptc: %s\n", why);
+	} else {
+		for (int i = 0; i < o->nmodes; i++)
+			if (rr.searched[i])
+				json_array_append_new(rates, rate_search_json(
+					arm_label(o, i), &rr.rs[i],
+					remote ? "the guest's vCPU thread (host CPU time)"
+					: rr.rc[i].napi_thread_cpu
+						? "the DUT's NAPI thread"
+						: "the sender thread and softirq tasks (the sender's "
+						  "own time included)",
+					rr.rc[i].napi_wait != NULL, rr.rc[i].packets));
 	}
-	snprintf(why, whylen, "the rate search failed: %s", strerror(-e));
-	fprintf(stderr, "xdptc: %s\n", why);
-out:
-	napi_delay_close(&napi_wait);
+	napi_delay_close(&rr.napi_wait);
 	return e;
 }

@@ -344,17 +344,145 @@ static void perf_window_collect(const struct trial_env *env, struct perf_stat *p
 	perf_stat_abort(ps);
 }
 
-int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
-	      uint64_t packets, struct trial_result *r)
+/* What one trial holds while it runs: the sender child and its pipes, perf. */
+struct trial_state {
+	int up[2], down[2];   /* sender -> here ("R", then its report), here -> sender ("G") */
+	pid_t pid;            /* the sender child */
+	pid_t perf_pid;       /* the profile pass's perf record */
+	struct perf_stat ps;  /* the timing pass's perf stat */
+	bool perf_started;
+	uint64_t t_on;        /* when perf's counters went on, ns */
+};
+
+/* Fork the sender child, which warms up and waits for "G". Returns 0, or -errno with
+ * r->error. */
+static int sender_fork(const struct trial_env *env, uint64_t packets, struct trial_state *t,
+		       struct trial_result *r)
+{
+	int e;
+
+	if (pipe(t->up) || pipe(t->down)) {
+		e = -errno;
+		snprintf(r->error, sizeof(r->error), "pipe: %s", strerror(-e));
+		return e;
+	}
+	t->pid = fork();
+	if (t->pid < 0) {
+		e = -errno;
+		snprintf(r->error, sizeof(r->error), "fork: %s", strerror(-e));
+		return e;
+	}
+	if (t->pid == 0) {
+		close(t->up[0]);
+		close(t->down[1]);
+		sender_child(env, packets, t->up[1], t->down[0]);
+	}
+	trial_child_pid = t->pid;
+	close(t->up[1]);
+	close(t->down[0]);
+	t->up[1] = t->down[0] = -1;
+	return 0;
+}
+
+/* The measured window: once the sender has warmed up, the DUT settled, perf started
+ * (profile pass: perf record; timing pass: perf stat's counters on right before the
+ * window), snapshot, "G", the sender's report, perf's counters off, settle, snapshot,
+ * compute. Returns 0, -EINTR when stopped, or -errno with r->error. */
+static int trial_window(const struct trial_env *env, enum trial_pass pass,
+			struct trial_state *t, struct trial_result *r)
 {
 	struct snapshot before, after;
 	struct child_report rep;
-	struct perf_stat ps;
-	bool perf_on = pass == PASS_TIMING && env->perf_nevents > 0, perf_started = false;
-	uint64_t t_on = 0;
-	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, e, status;
-	pid_t pid = -1, perf_pid = -1;
 	char ready;
+	int e;
+
+	if (read_full(t->up[0], &ready, 1) || ready != 'R') {
+		snprintf(r->error, sizeof(r->error), "the sender died before the window");
+		return env->stop && *env->stop ? -EINTR : -EPIPE;
+	}
+	settle(env); /* the warm-up's last packets */
+	if (pass == PASS_PROFILE) {
+		t->perf_pid = perf_start(env->profile_path);
+		if (t->perf_pid < 0) {
+			e = (int)t->perf_pid;
+			t->perf_pid = -1;
+			snprintf(r->error, sizeof(r->error), "perf record: %s", strerror(-e));
+			return e;
+		}
+	}
+	if (pass == PASS_TIMING && env->perf_nevents > 0)
+		t->perf_started = perf_window_begin(env, t->pid, &t->ps, r, &t->t_on) == 0;
+	e = snapshot_take(env, pass, &before);
+	if (!e && write(t->down[1], "G", 1) != 1)
+		e = -EPIPE;
+	if (e) {
+		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
+		return e;
+	}
+	if (read_full(t->up[0], &rep, sizeof(rep))) {
+		snprintf(r->error, sizeof(r->error), "the sender died during the window");
+		return env->stop && *env->stop ? -EINTR : -EPIPE;
+	}
+	if (t->perf_started) /* and off right after it, before the settle wait */
+		perf_window_end(&t->ps, r, t->t_on);
+	if (rep.err) {
+		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-rep.err));
+		return rep.err;
+	}
+	settle(env);
+	e = snapshot_take(env, pass, &after);
+	if (!e && t->perf_pid > 0) {
+		e = perf_stop(t->perf_pid, env->profile_path);
+		t->perf_pid = -1;
+		if (e) {
+			snprintf(r->error, sizeof(r->error), "perf record wrote no data: %s",
+				 strerror(-e));
+			return e;
+		}
+	}
+	if (e) {
+		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
+		return e;
+	}
+	compute(env, &before, &after, &rep, r);
+	if (t->perf_started) {
+		t->perf_started = false;
+		perf_window_collect(env, &t->ps, r);
+	}
+	return 0;
+}
+
+/* Whatever the trial still holds: perf stopped, the sender reaped (killed first when
+ * the trial failed), the pipes closed. */
+static void trial_state_end(const struct trial_env *env, struct trial_state *t, int e)
+{
+	int status;
+
+	if (t->perf_started)
+		perf_stat_abort(&t->ps);
+	if (t->perf_pid > 0)
+		perf_stop(t->perf_pid, env->profile_path);
+	if (t->pid > 0) {
+		if (e)
+			kill(t->pid, SIGKILL);
+		while (waitpid(t->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		trial_child_pid = 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (t->up[i] >= 0)
+			close(t->up[i]);
+		if (t->down[i] >= 0)
+			close(t->down[i]);
+	}
+}
+
+int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
+	      uint64_t packets, struct trial_result *r)
+{
+	struct trial_state t = { .up = { -1, -1 }, .down = { -1, -1 }, .pid = -1,
+				 .perf_pid = -1 };
+	int e;
 
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
@@ -363,100 +491,10 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		       sizeof(r->error));
 	if (e)
 		return e;
-
-	if (pipe(up) || pipe(down)) {
-		e = -errno;
-		snprintf(r->error, sizeof(r->error), "pipe: %s", strerror(-e));
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		snprintf(r->error, sizeof(r->error), "fork: %s", strerror(-e));
-		goto out;
-	}
-	if (pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		sender_child(env, packets, up[1], down[0]);
-	}
-	trial_child_pid = pid;
-	close(up[1]);
-	close(down[0]);
-	up[1] = down[0] = -1;
-
-	if (read_full(up[0], &ready, 1) || ready != 'R') {
-		e = env->stop && *env->stop ? -EINTR : -EPIPE;
-		snprintf(r->error, sizeof(r->error), "the sender died before the window");
-		goto out;
-	}
-	settle(env); /* the warm-up's last packets */
-	if (pass == PASS_PROFILE) {
-		perf_pid = perf_start(env->profile_path);
-		if (perf_pid < 0) {
-			e = (int)perf_pid;
-			snprintf(r->error, sizeof(r->error), "perf record: %s", strerror(-e));
-			perf_pid = -1;
-			goto out;
-		}
-	}
-	if (perf_on) /* perf's counters on right before the window, on its threads */
-		perf_started = perf_window_begin(env, pid, &ps, r, &t_on) == 0;
-	e = snapshot_take(env, pass, &before);
-	if (!e && write(down[1], "G", 1) != 1)
-		e = -EPIPE;
-	if (e) {
-		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
-		goto out;
-	}
-	if (read_full(up[0], &rep, sizeof(rep))) {
-		e = env->stop && *env->stop ? -EINTR : -EPIPE;
-		snprintf(r->error, sizeof(r->error), "the sender died during the window");
-		goto out;
-	}
-	if (perf_started) /* and off right after it, before the settle wait */
-		perf_window_end(&ps, r, t_on);
-	if (rep.err) {
-		e = rep.err;
-		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-e));
-		goto out;
-	}
-	settle(env);
-	e = snapshot_take(env, pass, &after);
-	if (!e && perf_pid > 0) {
-		e = perf_stop(perf_pid, env->profile_path);
-		perf_pid = -1;
-		if (e)
-			snprintf(r->error, sizeof(r->error), "perf record wrote no data: %s",
-				 strerror(-e));
-	}
-	if (e) {
-		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
-		goto out;
-	}
-	compute(env, &before, &after, &rep, r);
-	if (perf_started) {
-		perf_started = false;
-		perf_window_collect(env, &ps, r);
-	}
-out:
-	if (perf_started)
-		perf_stat_abort(&ps);
-	if (perf_pid > 0)
-		perf_stop(perf_pid, env->profile_path);
-	if (pid > 0) {
-		if (e)
-			kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		trial_child_pid = 0;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (up[i] >= 0)
-			close(up[i]);
-		if (down[i] >= 0)
-			close(down[i]);
-	}
+	e = sender_fork(env, packets, &t, r);
+	if (!e)
+		e = trial_window(env, pass, &t, r);
+	trial_state_end(env, &t, e);
 	dut_detach(env->dut);
 	if (!e && env->stop && *env->stop)
 		e = -EINTR;
