@@ -172,6 +172,26 @@ static void sweep_row(FILE *csv, FILE *md, FILE *gp, int i, const char *val, con
 	fprintf(md, " %s |\n", dir);
 }
 
+/* "- Machine: ...; kernel ..." of the run in @dir (the sweep's runs share it). */
+static void sweep_machine(FILE *md, const char *dir)
+{
+	char err[512];
+	json_t *run, *m;
+
+	if (report_load(dir, &run, err, sizeof(err)))
+		return;
+	m = json_object_get(run, "machine");
+	fprintf(md, "- Machine: %s, %lld CPUs; kernel %s %s\n- Every run: %lld packets per "
+		    "trial, %lld repetitions of the timing pass\n\n",
+		json_string_value(json_object_get(m, "cpu_model")) ?: "?",
+		json_integer_value(json_object_get(m, "cpus")),
+		json_string_value(json_object_get(m, "kernel_release")) ?: "?",
+		json_string_value(json_object_get(m, "arch")) ?: "",
+		json_integer_value(json_object_get(json_object_get(run, "settings"), "packets")),
+		json_integer_value(json_object_get(json_object_get(run, "settings"), "reps")));
+	json_decref(run);
+}
+
 /* sweep.csv, sweep.md and the plot's data in sw->dir: every mode of every run. Returns 0
  * or -1 (said why). */
 static int sweep_write(const struct sweep *sw)
@@ -191,11 +211,13 @@ static int sweep_write(const struct sweep *sw)
 		return -1;
 	}
 	fprintf(csv, "point,frame_len,sender,mode");
-	fprintf(md, "# xdptc sweep over %s\n\nWithin-run deltas only: each row comes from its own "
-		    "run, whose absolute times are not comparable with the other rows'.\n\n"
+	fprintf(md, "# xdptc sweep over %s\n\n", sw->over);
+	sweep_machine(md, sw->dirs[0]);
+	fprintf(md, "Within-run deltas only: each row comes from its own run, whose absolute "
+		    "times are not comparable with the other rows'.\n\n"
 		    "The interval of each delta is the order-statistics interval of the median "
 		    "paired ratio, with its exact coverage (at least 95%%); fewer than 6 pairs "
-		    "give none.\n\n| %s | mode |", sw->over, sw->over);
+		    "give none.\n\n| %s | mode |", sw->over);
 	for (const struct metric *x = metrics; x->name; x++) {
 		if (!(x->flags & METRIC_SWEEP))
 			continue;
