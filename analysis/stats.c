@@ -88,7 +88,8 @@ double stats_percentile(const double *v, size_t n, double p)
 	return r;
 }
 
-double stats_min(const double *v, size_t n)
+/* The smallest (@sign -1) or largest (@sign +1) of @v, NaN when there is none. */
+static double extreme(const double *v, size_t n, int sign)
 {
 	double m;
 
@@ -96,22 +97,19 @@ double stats_min(const double *v, size_t n)
 		return NAN;
 	m = v[0];
 	for (size_t i = 1; i < n; i++)
-		if (v[i] < m)
+		if (sign * (v[i] - m) > 0)
 			m = v[i];
 	return m;
 }
 
+double stats_min(const double *v, size_t n)
+{
+	return extreme(v, n, -1);
+}
+
 double stats_max(const double *v, size_t n)
 {
-	double m;
-
-	if (!v || n == 0)
-		return NAN;
-	m = v[0];
-	for (size_t i = 1; i < n; i++)
-		if (v[i] > m)
-			m = v[i];
-	return m;
+	return extreme(v, n, +1);
 }
 
 double stats_mean(const double *v, size_t n)

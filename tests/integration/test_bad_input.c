@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_main.h"
 
 struct bad_case {
 	const char *args;     /* after "xdptc"; %s is a scratch directory */
@@ -212,9 +213,5 @@ int main(void)
 		cmocka_unit_test(test_full_results_disk),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_bad_input needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_bad_input", tests, setup, teardown, NULL);
 }

@@ -61,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_main.h"
 
 #define STATE_DIR "/run/xdptc"
 #define MAX_OURS 256
@@ -1676,9 +1677,5 @@ int main(void)
 		cmocka_unit_test(test_second_run_refuses_and_the_first_completes),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_fault_kill needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_fault_kill", tests, setup, teardown, NULL);
 }

@@ -36,6 +36,7 @@
 #include "netns.h"
 #include "tc_drop.skel.h"
 #include "test_topology.h"
+#include "test_main.h"
 
 static const char *xdptc = "./build/xdptc";
 static struct test_topology topo;
@@ -362,9 +363,5 @@ int main(void)
 		cmocka_unit_test(test_behind_another_program_is_refused),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_foreign_hooks needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_foreign_hooks", tests, setup, teardown, NULL);
 }

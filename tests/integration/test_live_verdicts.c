@@ -38,6 +38,7 @@
 #include "netns.h"
 #include "test_topology.h"
 #include "udp_classifier.h"
+#include "test_main.h"
 
 #define PORT 9999
 #define MAX_FRAMES 512
@@ -262,9 +263,5 @@ int main(void)
 		cmocka_unit_test(test_tcx),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_live_verdicts needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_live_verdicts", tests, setup, teardown, NULL);
 }

@@ -39,6 +39,7 @@
 #include "netns.h"
 #include "run_helpers.h"
 #include "tc_drop.skel.h"
+#include "test_main.h"
 
 static const char *xdptc = "./build/xdptc";
 static char saved_stats[16] = "";
@@ -305,9 +306,5 @@ int main(void)
 		cmocka_unit_test(test_a_program_put_on_the_dut_meanwhile),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_run_outside needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_run_outside", tests, setup, teardown, NULL);
 }

@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "run_helpers.h"
+#include "test_main.h"
 
 static const char *xdptc = "./build/xdptc";
 
@@ -112,11 +113,5 @@ int main(void)
 		cmocka_unit_test(test_software_events_stand_in),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_run_perf needs root\n");
-		return 1;
-	}
-	if (getenv("XDPTC_BIN"))
-		xdptc = getenv("XDPTC_BIN");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	INTEGRATION_MAIN("test_run_perf", tests, NULL, NULL, &xdptc);
 }

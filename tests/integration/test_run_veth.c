@@ -30,6 +30,7 @@
 static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
+#include "test_main.h"
 
 /* A complete SVG document: an XML prolog or <svg> at the start, </svg> at the end. */
 static bool is_svg(const char *path)
@@ -514,11 +515,5 @@ int main(void)
 		cmocka_unit_test(test_rate_search_regimes),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_run_veth needs root\n");
-		return 1;
-	}
-	if (getenv("XDPTC_BIN"))
-		xdptc = getenv("XDPTC_BIN");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	INTEGRATION_MAIN("test_run_veth", tests, NULL, NULL, &xdptc);
 }

@@ -26,6 +26,7 @@
 static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
+#include "test_main.h"
 
 /* Nothing of topology @prefix is left: namespace, qemu process, run directory. */
 static void assert_guest_gone(const char *prefix)
@@ -262,11 +263,5 @@ int main(void)
 		cmocka_unit_test(test_missing_qemu_is_one_sentence),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_run_virtio needs root\n");
-		return 1;
-	}
-	if (getenv("XDPTC_BIN"))
-		xdptc = getenv("XDPTC_BIN");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	INTEGRATION_MAIN("test_run_virtio", tests, NULL, NULL, &xdptc);
 }

@@ -23,6 +23,7 @@
 #include "tc_drop.skel.h"
 #include "udp_classifier.h"
 #include "xdp_drop.skel.h"
+#include "test_main.h"
 
 #define PORT 9999
 #define TC_ACT_OK 0
@@ -171,9 +172,5 @@ int main(void)
 		cmocka_unit_test(test_corpus),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_verdict_corpus needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_verdict_corpus", tests, setup, teardown, NULL);
 }

@@ -32,6 +32,7 @@
 #include "skb_counters_user.h"
 #include "tc_drop.skel.h"
 #include "udp_sender.h"
+#include "test_main.h"
 
 #define DROP_PORT 9999
 #define OTHER_PORT 9998
@@ -511,9 +512,5 @@ int main(void)
 		cmocka_unit_test(test_cleanup_spares_live_runs),
 	};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "test_veth_drop needs root\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	INTEGRATION_MAIN("test_veth_drop", tests, setup, teardown, NULL);
 }
