@@ -2,12 +2,18 @@
 /* metrics.c: the metric table (metrics.h). */
 #include "metrics.h"
 
+#include <stddef.h>
 #include <string.h>
+
+#include "trial.h"
 
 #define LOWER METRIC_LOWER_LESS_WORK
 #define HIGHER METRIC_HIGHER_MORE_CAPACITY
 #define NEUTRAL METRIC_NEUTRAL
 #define NO_TIMING "no valid timing trial"
+/* the trial's uint64_t (int64_t) field F, written as it is */
+#define U64(f) .from_trial = METRIC_FROM_U64, .trial_offset = offsetof(struct trial_result, f)
+#define I64(f) .from_trial = METRIC_FROM_I64, .trial_offset = offsetof(struct trial_result, f)
 
 const struct metric metrics[] = {
 	{ "seq", "-", "any", "xdptc", NEUTRAL, METRIC_FMT_COUNT, NULL,
@@ -29,26 +35,38 @@ const struct metric metrics[] = {
 	{ "sent", "packets", "any", "the sender's own count (sendmmsg, AF_PACKET or XDP "
 	  "live frames)", NEUTRAL, METRIC_FMT_COUNT, NULL,
 	  "packets the sender sent in the measured window", METRIC_CSV | METRIC_MEDIAN,
-	  .unavailable = NO_TIMING },
+	  .unavailable = NO_TIMING, U64(sent) },
 	{ "pkts_at_dut", "packets", "timing", "dropped + passed (the program's verdicts); in "
 	  "mode none the DUT's rx_packets (netdev statistics)", NEUTRAL,
 	  METRIC_FMT_COUNT, "pkts_at_dut (median, timing pass)",
 	  "packets that reached the DUT in the window: the denominator of every per-packet "
-	  "figure", METRIC_CSV | METRIC_MEDIAN, .unavailable = NO_TIMING },
+	  "figure", METRIC_CSV | METRIC_MEDIAN, .unavailable = NO_TIMING, U64(pkts_at_dut) },
 	{ "dropped", "packets", "any", "the drop program's per-CPU verdicts map (XDP_DROP, "
 	  "TC_ACT_SHOT)", NEUTRAL, METRIC_FMT_COUNT, NULL,
-	  "packets the program dropped in the window", METRIC_CSV },
+	  "packets the program dropped in the window", METRIC_CSV, U64(dropped) },
 	{ "passed", "packets", "any", "the drop program's per-CPU verdicts map (XDP_PASS, "
 	  "TC_ACT_OK)", NEUTRAL, METRIC_FMT_COUNT, NULL,
-	  "packets the program let pass in the window", METRIC_CSV },
+	  "packets the program let pass in the window", METRIC_CSV, U64(passed) },
+	{ "dut_rx_packets", "packets", "any", "the DUT's rx_packets (netdev statistics)",
+	  NEUTRAL, METRIC_FMT_COUNT, NULL, "packets the DUT's driver received in the window",
+	  METRIC_CSV, U64(dut_rx_packets) },
+	{ "dut_rx_dropped", "packets", "any", "the DUT's rx_dropped (netdev statistics)",
+	  NEUTRAL, METRIC_FMT_COUNT, NULL, "packets the DUT's driver dropped (some drivers "
+	  "count XDP_DROP there: virtio-net does)", METRIC_CSV, U64(dut_rx_dropped) },
+	{ "snd_tx_dropped", "packets", "any", "the sending device's tx_dropped (netdev "
+	  "statistics: the veth peer, or the tap towards a guest)", NEUTRAL, METRIC_FMT_COUNT,
+	  NULL, "packets the sending device dropped on the way to the DUT", METRIC_CSV,
+	  U64(snd_tx_dropped) },
 	{ "lost_before_dut", "packets", "any", "the sender's tx_dropped and the DUT's "
 	  "rx_dropped (netdev statistics)", NEUTRAL, METRIC_FMT_COUNT, NULL,
-	  "packets lost on the way, counted by the devices", METRIC_CSV },
+	  "packets lost on the way, counted by the devices", METRIC_CSV,
+	  U64(lost_before_dut) },
 	{ "unexplained_loss", "packets", "any", "sent - pkts_at_dut - lost_before_dut",
 	  NEUTRAL, METRIC_FMT_COUNT, NULL,
-	  "packets nobody accounts for; above 0.1% of sent the trial is invalid", METRIC_CSV },
+	  "packets nobody accounts for; above 0.1% of sent the trial is invalid", METRIC_CSV,
+	  I64(unexplained) },
 	{ "wall_ns", "ns", "any", "CLOCK_MONOTONIC around the window", NEUTRAL,
-	  METRIC_FMT_COUNT, NULL, "the window's wall-clock time", METRIC_CSV },
+	  METRIC_FMT_COUNT, NULL, "the window's wall-clock time", METRIC_CSV, U64(wall_ns) },
 	{ "pps", "packets/s", "any", "sent / wall_ns", HIGHER, METRIC_FMT_1DP, NULL,
 	  "the offered rate over the window", METRIC_CSV },
 	{ "cpu_ns_per_pkt", "ns/pkt", "timing", "per-task CPU time (/proc/PID/schedstat's "
@@ -61,16 +79,16 @@ const struct metric metrics[] = {
 	  .unavailable = NO_TIMING },
 	{ "sender_cpu_ns", "ns", "any", "the sender thread's schedstat", NEUTRAL,
 	  METRIC_FMT_COUNT, NULL, "CPU time of the sender thread (on veth it runs the "
-	  "receive softirq too)", METRIC_CSV },
+	  "receive softirq too)", METRIC_CSV, U64(sender_cpu_ns) },
 	{ "softirq_thread_cpu_ns", "ns", "any", "schedstat of ksoftirqd/N and napi/DEV",
 	  NEUTRAL, METRIC_FMT_COUNT, NULL, "CPU time of the softirq and NAPI threads",
-	  METRIC_CSV },
+	  METRIC_CSV, U64(softirq_cpu_ns) },
 	{ "guest_vcpu_ns", "ns", "any", "schedstat of qemu's vCPU threads (/proc/PID/task)",
 	  NEUTRAL, METRIC_FMT_COUNT, NULL, "virtio: CPU time of the guest's vCPU thread",
 	  METRIC_CSV },
 	{ "cpus_busy_ns", "ns", "any", "/proc/stat (all CPUs, not idle)", NEUTRAL,
 	  METRIC_FMT_COUNT, NULL, "every CPU's busy time in the window: a cross-check",
-	  METRIC_CSV },
+	  METRIC_CSV, U64(cpus_busy_ns) },
 	{ "E_per_pkt", "events/pkt", "timing", "perf stat -e E over the window (its --control "
 	  "fifo), on the threads of cpu_ns_per_pkt", LOWER, METRIC_FMT_RANGE, NULL,
 	  "each perf event E a run counted (--pmu-events), per packet, with ipc when cycles "

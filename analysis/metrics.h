@@ -2,7 +2,8 @@
 /*
  * metrics.h: every figure of a trial and of a mode's summary, in one table: its name
  * (the key in run.json), unit, pass, source, direction, format and description. From it
- * come the per-mode medians of the summary (summary_compute), the rows of summary.md,
+ * come the plain fields of each trial in run.json (trial_json), the per-mode medians of
+ * the summary (summary_compute), the rows of summary.md,
  * the CSV columns (report --csv), the counters plot, the sweep's columns and
  * docs/metrics.md (`xdptc help --metrics`, checked by tests/unit/test_metrics.c).
  * Adding a metric is one row here, plus the code that measures it.
@@ -34,6 +35,13 @@ enum metric_direction {
 	METRIC_HIGHER_MORE_CAPACITY, /* a rate */
 };
 
+/* where a trial's value of a metric comes from, when it is one field of its result */
+enum metric_from {
+	METRIC_FROM_NONE = 0,    /* computed, or written with others (trial_json) */
+	METRIC_FROM_U64,         /* a uint64_t of struct trial_result */
+	METRIC_FROM_I64,         /* an int64_t of struct trial_result */
+};
+
 /* metric.flags */
 #define METRIC_CSV (1u << 0)     /* a column of report --csv (a trial field) */
 #define METRIC_MEDIAN (1u << 1)  /* the summary holds its median per mode */
@@ -61,6 +69,9 @@ struct metric {
 				  * @name (count_pkts_at_dut: pkts_at_dut of the count pass) */
 	const char *counter;     /* METRIC_COUNTER: which count's backend it depends on */
 	const char *unavailable; /* why a mode has none, when no valid trial has it */
+	enum metric_from from_trial; /* a plain field of struct trial_result that the run
+				      * writes into each trial as it is (cmd/run_json.c) */
+	size_t trial_offset;     /* ... at this offset (offsetof) */
 };
 
 /* The table, in the order of summary.md's rows and the CSV's columns; ended by a row

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "metrics.h"
 #include "trial.h"
 
 void machine_cpu_model(char *buf, size_t len)
@@ -176,24 +177,20 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 	json_object_set_new(t, "mode", json_string(label));
 	json_object_set_new(t, "kernel_mode", json_string(r->kernel_mode));
 	SETI("prog_id", r->prog_id);
-	SETI("sent", r->sent);
-	SETI("dropped", r->dropped);
-	SETI("passed", r->passed);
-	SETI("dut_rx_packets", r->dut_rx_packets);
-	SETI("dut_rx_dropped", r->dut_rx_dropped);
-	SETI("snd_tx_dropped", r->snd_tx_dropped);
-	SETI("lost_before_dut", r->lost_before_dut);
-	SETI("pkts_at_dut", r->pkts_at_dut);
-	SETI("unexplained_loss", r->unexplained);
+	/* the plain fields of the metric table, as they are */
+	for (const struct metric *x = metrics; x->name; x++) {
+		const char *field = (const char *)r + x->trial_offset;
+
+		if (x->from_trial == METRIC_FROM_U64)
+			SETI(x->name, *(const uint64_t *)(const void *)field);
+		else if (x->from_trial == METRIC_FROM_I64)
+			SETI(x->name, *(const int64_t *)(const void *)field);
+	}
 	json_object_set_new(t, "valid", json_boolean(r->valid));
 	if (!r->valid)
 		json_object_set_new(t, "invalid_reason", json_string(r->invalid_reason));
 	if (r->bpf_stats_on)
 		json_object_set_new(t, "bpf_stats_on", json_true());
-	SETI("wall_ns", r->wall_ns);
-	SETI("sender_cpu_ns", r->sender_cpu_ns);
-	SETI("softirq_thread_cpu_ns", r->softirq_cpu_ns);
-	SETI("cpus_busy_ns", r->cpus_busy_ns);
 	if (!r->vcpu_ns && strcmp(time_key, "guest_instructions_per_pkt")) { /* the host's own measured tasks */
 		SETI("steal_ns", r->steal_ns);
 		SETI("other_busy_ns", r->other_busy_ns);

@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "metrics.h"
+#include "run_json.h"
+#include "trial.h"
 #include "report.h"
 #include "summary.h"
 
@@ -151,6 +153,40 @@ static void test_docs_hold_the_table(void **state)
 	free(gen);
 }
 
+/* trial_json writes each plain field of the table from the right member of the result */
+static void test_trial_fields_from_the_result(void **state)
+{
+	static const struct { const char *key; long long v; } want[] = {
+		{ "sent", 1001 }, { "dropped", 1002 }, { "passed", 1003 },
+		{ "dut_rx_packets", 1004 }, { "dut_rx_dropped", 1005 }, { "snd_tx_dropped", 1006 },
+		{ "lost_before_dut", 1007 }, { "pkts_at_dut", 1008 }, { "unexplained_loss", -9 },
+		{ "wall_ns", 1010 }, { "sender_cpu_ns", 1011 }, { "softirq_thread_cpu_ns", 1012 },
+		{ "cpus_busy_ns", 1013 },
+	};
+	struct trial_result r = {
+		.pass = PASS_TIMING, .sent = 1001, .dropped = 1002, .passed = 1003,
+		.dut_rx_packets = 1004, .dut_rx_dropped = 1005, .snd_tx_dropped = 1006,
+		.lost_before_dut = 1007, .pkts_at_dut = 1008, .unexplained = -9, .wall_ns = 1010,
+		.sender_cpu_ns = 1011, .softirq_cpu_ns = 1012, .cpus_busy_ns = 1013, .valid = true,
+		.cpu_ns_per_pkt = 900.5,
+	};
+	struct skb_counters_plan plan = { 0 };
+	json_t *t = trial_json(&r, "tc", 0, 0, &plan, "cpu_ns_per_pkt");
+	int n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		if (json_integer_value(json_object_get(t, want[i].key)) != want[i].v)
+			fail_msg("trial_json: %s is %lld, not %lld", want[i].key,
+				 json_integer_value(json_object_get(t, want[i].key)), want[i].v);
+	}
+	for (const struct metric *x = metrics; x->name; x++)
+		n += x->from_trial != METRIC_FROM_NONE;
+	assert_int_equal(n, (int)(sizeof(want) / sizeof(want[0])));
+	assert_true(json_real_value(json_object_get(t, "cpu_ns_per_pkt")) == 900.5);
+	json_decref(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_medians_and_rows_exist),
 		cmocka_unit_test(test_csv_header_is_the_table),
 		cmocka_unit_test(test_docs_hold_the_table),
+		cmocka_unit_test(test_trial_fields_from_the_result),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
