@@ -88,6 +88,24 @@ static inline char *find_run_dir(const char *parent)
 	return found;
 }
 
+/* The run.json of the one run directory under @parent, checked against the schema and
+ * loaded (the test fails when there is none, or it does not hold); its path into @path. */
+static inline json_t *load_run_json(const char *parent, char *path, size_t len)
+{
+	char *dir = find_run_dir(parent);
+	json_error_t jerr;
+	json_t *run;
+
+	assert_non_null(dir);
+	snprintf(path, len, "%s/run.json", dir);
+	free(dir);
+	assert_run_json_valid(path);
+	run = json_load_file(path, 0, &jerr);
+	if (!run)
+		fail_msg("%s: %s", path, jerr.text);
+	return run;
+}
+
 static inline json_t *mode_summary(json_t *run, const char *mode)
 {
 	size_t i;

@@ -48,7 +48,6 @@ static void test_software_events_stand_in(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-perf-test-XXXXXX", cmd[768], path[700];
 	json_t *run, *t;
-	char *dir;
 	size_t i;
 	int st, timing = 0;
 
@@ -60,12 +59,7 @@ static void test_software_events_stand_in(void **state)
 	st = system(cmd);
 	snprintf(path, sizeof(path), "%s.log", tmpl);
 	assert_run_ok(st, path);
-	dir = find_run_dir(tmpl);
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	assert_run_json_valid(path);
-	run = json_load_file(path, 0, NULL);
-	assert_non_null(run);
+	run = load_run_json(tmpl, path, sizeof(path));
 	for (int k = 0; k < 2; k++) {
 		const char *mode = k ? "xdpdrv" : "tc";
 		json_t *m = mode_summary(run, mode);
@@ -102,7 +96,6 @@ static void test_software_events_stand_in(void **state)
 	}
 	assert_int_equal(timing, 12);
 	json_decref(run);
-	free(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.log", tmpl, tmpl);
 	assert_int_equal(system(cmd), 0);
 }

@@ -71,7 +71,6 @@ static void test_short_run_shows_the_mechanism(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600], prefix[16];
 	const double packets = 50000;
-	json_error_t jerr;
 	json_t *run, *tc, *xdp;
 	char *dir;
 	int st;
@@ -87,12 +86,10 @@ static void test_short_run_shows_the_mechanism(void **state)
 	run_prefix(path, prefix, sizeof(prefix));
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
 	unlink(path);
-	dir = find_run_dir(tmpl);
+	run = load_run_json(tmpl, path, sizeof(path));
+	dir = strdup(path);
 	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	assert_run_json_valid(path);
-	run = json_load_file(path, 0, &jerr);
-	assert_non_null(run);
+	dir[strlen(dir) - strlen("/run.json")] = '\0';
 	assert_string_equal(json_string_value(json_object_get(run, "schema")), "xdptc.run/1");
 	/* 2 modes x (2 timing + 2 count + 2 bpfstats repetitions) + one profile trial each */
 	assert_int_equal(json_array_size(json_object_get(run, "trials")), 2 * 2 * 3 + 2);
@@ -267,7 +264,6 @@ static void test_unavailable_counts_are_null_not_zero(void **state)
 	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[512], path[600];
 	json_t *run, *tc, *t;
 	size_t i, count_trials = 0;
-	char *dir;
 	int st;
 
 	(void)state;
@@ -278,12 +274,7 @@ static void test_unavailable_counts_are_null_not_zero(void **state)
 		 xdptc, tmpl);
 	st = system(cmd);
 	assert_int_equal(WEXITSTATUS(st), 0);
-	dir = find_run_dir(tmpl);
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	assert_run_json_valid(path);
-	run = json_load_file(path, 0, NULL);
-	assert_non_null(run);
+	run = load_run_json(tmpl, path, sizeof(path));
 	tc = mode_summary(run, "tc");
 	for (int k = 0; k < 3; k++) {
 		static const char *const names[] = { "stack_entries", "skbs_freed", "skbs_built" };
@@ -305,7 +296,6 @@ static void test_unavailable_counts_are_null_not_zero(void **state)
 	}
 	assert_int_equal(count_trials, 2);
 	json_decref(run);
-	free(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	assert_int_equal(system(cmd), 0);
 }

@@ -45,9 +45,7 @@ static void assert_guest_gone(const char *prefix)
 static void test_virtio_run_shows_the_mechanism(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", cmd[512], path[600], prefix[16];
-	json_error_t jerr;
 	json_t *run, *tc, *xdp, *guest;
-	char *dir;
 	int st;
 
 	(void)state;
@@ -61,12 +59,7 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 	assert_run_ok(st, path);
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
 	unlink(path);
-	dir = find_run_dir(tmpl);
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	assert_run_json_valid(path);
-	run = json_load_file(path, 0, &jerr);
-	assert_non_null(run);
+	run = load_run_json(tmpl, path, sizeof(path));
 	assert_string_equal(json_string_value(json_object_get(run, "topology")), "virtio");
 	guest = json_object_get(run, "guest");
 	assert_non_null(json_string_value(json_object_get(guest, "kernel_release")));
@@ -148,7 +141,6 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 		assert_true(checked >= 2 * 7);
 	}
 	json_decref(run);
-	free(dir);
 	assert_guest_gone(prefix);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	assert_int_equal(system(cmd), 0);
@@ -162,7 +154,6 @@ static void test_virtio_fentry_when_kprobes_are_off(void **state)
 	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", cmd[512], path[600];
 	const json_t *cnt;
 	json_t *run, *tc;
-	char *dir;
 	int st;
 
 	(void)state;
@@ -172,12 +163,7 @@ static void test_virtio_fentry_when_kprobes_are_off(void **state)
 				   "2>%s.log", xdptc, tmpl, tmpl);
 	st = system(cmd);
 	assert_int_equal(WEXITSTATUS(st), 0);
-	dir = find_run_dir(tmpl);
-	assert_non_null(dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	assert_run_json_valid(path);
-	run = json_load_file(path, 0, NULL);
-	assert_non_null(run);
+	run = load_run_json(tmpl, path, sizeof(path));
 	cnt = json_object_get(json_object_get(run, "capabilities"), "counters");
 	printf("# stack_entries: %s (%s)\n",
 	       json_string_value(json_object_get(json_object_get(cnt, "stack_entries"), "backend")),
@@ -191,7 +177,6 @@ static void test_virtio_fentry_when_kprobes_are_off(void **state)
 	assert_true(num(tc, "skbs_built_per_pkt") >= 0.99);
 	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
 	json_decref(run);
-	free(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.log", tmpl, tmpl);
 	assert_int_equal(system(cmd), 0);
 }
