@@ -198,6 +198,7 @@ static int parse_cpu(struct run_parse *p, const char *arg)
 		return EXIT_USAGE;
 	}
 	p->o.sender_cpu = (int)v;
+	p->o.sender_cpu_set = true;
 	return -1;
 }
 

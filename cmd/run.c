@@ -776,16 +776,20 @@ static void run_guest_doctor(struct run_ctx *c)
 {
 	char out[65536], self[PATH_MAX - 32], cmd[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int st = 0;
+	int st = 0, e;
 	json_t *gd;
 
 	/* the host's root is the guest's: the same path runs there */
 	self[n > 0 ? n : 0] = '\0';
 	snprintf(cmd, sizeof(cmd), "%s doctor --json --guest", self);
 	fprintf(stderr, "xdptc: asking the guest what its kernel offers\n");
-	if (n <= 0 || dut_exec(&c->dut, cmd, &st, out, sizeof(out)) || st ||
-	    !(gd = json_loads(out, 0, NULL)))
+	e = n > 0 ? dut_exec(&c->dut, cmd, &st, out, sizeof(out)) : -ENOENT;
+	if (e || st || !(gd = json_loads(out, 0, NULL))) {
+		fprintf(stderr, "xdptc: note: the guest's doctor gave no report (%s); run.json will "
+				"have no guest_doctor\n",
+			e ? strerror(-e) : st ? "it failed" : "not JSON");
 		return;
+	}
 	fprintf(stderr, "xdptc: guest doctor: kprobes %s; fentry %s; tracepoints %s; "
 			"bpf_stats %s\n",
 		doctor_item_ok(gd, "kprobes") ? "yes" : "no",

@@ -31,6 +31,8 @@ struct run_opts {
 	uint16_t port;             /* UDP port dropped (default 9999) */
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
 	int sender_cpu;            /* default: the last online CPU */
+	bool sender_cpu_set;       /* --cpu given: the icount engine's inner run keeps it;
+				    * else it takes its own machine's last CPU */
 	uint64_t rate_pps;         /* sender pace, packets/s; 0 = as fast as possible */
 	const int *counter_order;  /* counter backends to try (NULL: kprobe, fentry, tracepoint) */
 	bool cross_check;          /* count pass: every working backend at once */

@@ -34,7 +34,9 @@ json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host 
 	json_object_set_new(j, "count_reps", json_integer(o->count_reps));
 	json_object_set_new(j, "port", json_integer(o->port));
 	json_object_set_new(j, "payload_len", json_integer(o->payload_len));
-	json_object_set_new(j, "sender_cpu", json_integer(o->sender_cpu));
+	/* the CPU the user chose, or null: the inner run's machine has its own CPUs */
+	json_object_set_new(j, "sender_cpu", o->sender_cpu_set ? json_integer(o->sender_cpu)
+							       : json_null());
 	json_object_set_new(j, "rate_pps", json_integer((json_int_t)o->rate_pps));
 	json_object_set_new(j, "counters", order);
 	json_object_set_new(j, "cross_check", json_boolean(o->cross_check));
@@ -133,7 +135,10 @@ int run_opts_from_json(const json_t *j, struct run_opts *o, char *err, size_t er
 	e |= int_field(j, "count_reps", 1, 100, &v[4], err, errlen);
 	e |= int_field(j, "port", 1, 65535, &v[5], err, errlen);
 	e |= int_field(j, "payload_len", 0, 1472, &v[6], err, errlen);
-	e |= int_field(j, "sender_cpu", 0, 4095, &v[7], err, errlen);
+	v[7] = sysconf(_SC_NPROCESSORS_ONLN) - 1; /* null: this machine's last CPU */
+	if (!json_is_null(json_object_get(j, "sender_cpu")))
+		e |= int_field(j, "sender_cpu", 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v[7], err,
+			       errlen);
 	e |= int_field(j, "rate_pps", 0, 100000000, &v[8], err, errlen);
 	e |= int_field(j, "seed", 0, LLONG_MAX, &v[9], err, errlen);
 	if (e)
@@ -153,6 +158,7 @@ int run_opts_from_json(const json_t *j, struct run_opts *o, char *err, size_t er
 	o->port = (uint16_t)v[5];
 	o->payload_len = (uint32_t)v[6];
 	o->sender_cpu = (int)v[7];
+	o->sender_cpu_set = !json_is_null(json_object_get(j, "sender_cpu"));
 	o->rate_pps = (uint64_t)v[8];
 	o->seed = (uint64_t)v[9];
 	o->sender = sk;

@@ -12,7 +12,9 @@
  * remote one (dut_remote.c); the agent (dut_agent.c) serves the protocol in the guest
  * with the local one.
  *
- * Protocol (one line each way; replies are compact JSON objects with "ok"):
+ * Protocol (one line each way; replies are compact JSON objects with "ok" and "re", the
+ * name of the request they answer, by which the host skips the late answer to a request
+ * it gave up on):
  *   hello | attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
  *   counters close | rxpath |
  *   bpfstats on | bpfstats off | exec SHELL-COMMAND | sync TOKEN | quit

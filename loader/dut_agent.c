@@ -157,10 +157,11 @@ static json_t *do_bpfstats(struct agent *a, char *args)
 	return e ? fail(e, NULL) : ok();
 }
 
-/* exec SHELL-COMMAND: its status and output (stdout and stderr, at most 60,000 bytes) */
+/* exec SHELL-COMMAND: its status and output (stdout and stderr, at most 30,000 bytes, so
+ * that the reply, escaped as JSON, fits in the host's 64 KiB line) */
 static json_t *do_exec(struct agent *a, char *args)
 {
-	static char out[60000];
+	static char out[30000];
 	char full[1100];
 	size_t n;
 	FILE *p;
@@ -248,7 +249,14 @@ int dut_agent_serve(int fd, const char *dev)
 			reply(fd, fail(-EINVAL, "unknown command"));
 			continue;
 		}
-		reply(fd, requests[i].fn(&a, line + len + (line[len] == ' ')));
+		{
+			json_t *j = requests[i].fn(&a, line + len + (line[len] == ' '));
+
+			/* which request this answers: a host that gave up on a slow one must
+			 * not take its late answer for the next one's */
+			json_object_set_new(j, "re", json_string(requests[i].name));
+			reply(fd, j);
+		}
 		if (requests[i].fn == do_quit)
 			break;
 	}

@@ -11,6 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Is @j the answer to request @cmd? The agent names the request it answers ("re": the
+ * request's name, e.g. "counters open" for "counters open kprobe cross"). */
+static bool answers(const json_t *j, const char *cmd)
+{
+	const char *re = json_string_value(json_object_get(j, "re"));
+	size_t n = re ? strlen(re) : 0;
+
+	return re && !strncmp(cmd, re, n) && (cmd[n] == '\0' || cmd[n] == ' ');
+}
+
 /* Send @cmd and return the reply as JSON (a new reference), or NULL with *@e set. */
 static json_t *rpc(struct dut *d, const char *cmd, int *e)
 {
@@ -32,9 +42,11 @@ static json_t *rpc(struct dut *d, const char *cmd, int *e)
 			return NULL;
 		}
 		j = json_loads(line, 0, &jerr);
-		if (j && json_is_object(j) && json_object_get(j, "ok"))
+		if (j && json_is_object(j) && json_object_get(j, "ok") && answers(j, cmd))
 			return j;
-		json_decref(j); /* guest console noise or a stale sync: skip */
+		/* guest console noise, a stale sync, or the late answer to a request given up
+		 * on (a slow guest): skip */
+		json_decref(j);
 	}
 }
 

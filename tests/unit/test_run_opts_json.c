@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
 
@@ -22,7 +23,7 @@ static void test_round_trip(void **state)
 	struct run_opts o = {
 		.topology = "veth", .nmodes = 3, .aa_arm = 2, .packets = 20000, .warmup = 2000,
 		.reps = 11, .count_reps = 2, .port = 4242, .payload_len = 86, .sender_cpu = 1,
-		.rate_pps = 30000, .counter_order = order, .cross_check = true, .flame = false,
+		.rate_pps = 30000, .sender_cpu_set = true, .counter_order = order, .cross_check = true, .flame = false,
 		.sender = SENDER_PACKET, .seed = 12345678901ull, .pmu_events = "",
 		.engine = ENGINE_ICOUNT,
 	}, back;
@@ -50,6 +51,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(back.port, 4242);
 	assert_int_equal(back.payload_len, 86);
 	assert_int_equal(back.sender_cpu, 1);
+	assert_true(back.sender_cpu_set);
 	assert_int_equal(back.rate_pps, 30000);
 	assert_non_null(back.counter_order);
 	assert_int_equal(back.counter_order[0], BACKEND_FENTRY);
@@ -65,6 +67,29 @@ static void test_round_trip(void **state)
 	assert_string_equal(back.icount_host.icount, host.icount);
 	assert_string_equal(back.icount_host.host_cpu_model, host.host_cpu_model);
 	assert_string_equal(back.icount_host.host_kernel, host.host_kernel);
+	json_decref(j);
+}
+
+/* without --cpu the inner run takes its own machine's last CPU (a 1-vCPU guest has no
+ * CPU 1, which the host's default would be) */
+static void test_default_cpu_is_the_inner_machines(void **state)
+{
+	struct run_opts o = { .topology = "veth", .nmodes = 1, .aa_arm = -1, .packets = 10,
+			      .reps = 2, .count_reps = 1, .port = 1, .sender_cpu = 4000,
+			      .pmu_events = "" }, back;
+	struct run_icount_host host = { "q", "i", "c", "k" };
+	char err[256] = "";
+	json_t *j;
+
+	(void)state;
+	o.modes[0] = MODE_TC;
+	j = run_opts_to_json(&o, &host);
+	json_object_del(j, "host_time");
+	assert_true(json_is_null(json_object_get(j, "sender_cpu")));
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(run_opts_from_json(j, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.sender_cpu, (int)sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	assert_false(back.sender_cpu_set);
 	json_decref(j);
 }
 
@@ -97,6 +122,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_default_cpu_is_the_inner_machines),
 		cmocka_unit_test(test_bad_options_refused),
 	};
 
