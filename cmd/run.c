@@ -293,8 +293,9 @@ static int run_lock_take(int *holder)
 	int fd, n;
 
 	*holder = 0;
-	mkdir(XDPTC_STATE_DIR, 0755);
-	fd = open(XDPTC_STATE_DIR "/run.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (mkdir(XDPTC_RUN_LOCK_DIR, 01777) == 0) /* a system without one: as Debian's */
+		chmod(XDPTC_RUN_LOCK_DIR, 01777);
+	fd = open(XDPTC_RUN_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB); tries++) {

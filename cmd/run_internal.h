@@ -40,7 +40,7 @@ int run_topology_cmd(const struct run_opts *o, const char *topology, const char 
 		     struct topology *t);
 
 /* run_begin - what every run does first: take the machine's run lock
- * (/run/xdptc/run.lock: one measuring run at a time; a refusal is printed), install the
+ * (/run/lock/xdptc-run.lock: one measuring run at a time on the machine; a refusal is printed), install the
  * signal handlers, remove what killed runs left, and name the topology (@t zeroed, a new
  * xdptc-XXXXXX prefix). Returns the lock's fd (close it at the end), or -1. */
 int run_begin(const struct run_opts *o, struct topology *t);

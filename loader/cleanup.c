@@ -34,7 +34,7 @@ static int run_script(const char *topodir, const char *script, const char *tag)
 /* Is a run measuring now (its lock held)? */
 static int run_lock_held(void)
 {
-	int fd = open(XDPTC_STATE_DIR "/run.lock", O_RDONLY | O_CLOEXEC), held;
+	int fd = open(XDPTC_RUN_LOCK, O_RDONLY | O_CLOEXEC), held;
 
 	if (fd < 0)
 		return 0;

@@ -30,8 +30,13 @@ enum drop_mode {
  * what is xdptc's is proven by the program id recorded at attach (see attach_cli.h). */
 #define XDPTC_TC_HANDLE 0x7d7c
 #define XDPTC_TC_PRIO 0x7d7c
-/* The state directory: the run lock, topologies' owner files, attachment records. */
+/* The state directory: topologies' owner files, attachment records. */
 #define XDPTC_STATE_DIR "/run/xdptc"
+/* The machine's run lock (one measuring run at a time): in /run/lock, which every mount
+ * namespace of the machine shares (the tests' fresh-machine namespaces hide /run/xdptc,
+ * not /run/lock), so a run in one never measures beside a run in another */
+#define XDPTC_RUN_LOCK_DIR "/run/lock"
+#define XDPTC_RUN_LOCK XDPTC_RUN_LOCK_DIR "/xdptc-run.lock"
 /* Where CLI-attached XDP and tcx links are pinned (bpffs) */
 #define XDPTC_BPFFS "/sys/fs/bpf/xdptc"
 

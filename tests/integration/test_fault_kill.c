@@ -202,7 +202,7 @@ static pid_t lock_holder(void)
 	pid_t holder = 0;
 	FILE *f;
 
-	if (stat(STATE_DIR "/run.lock", &st))
+	if (stat("/run/lock/xdptc-run.lock", &st))
 		return 0;
 	f = fopen("/proc/locks", "r");
 	while (f && fgets(line, sizeof(line), f)) {
