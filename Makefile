@@ -8,15 +8,16 @@
 #   make cleanup    remove anything a killed run left behind
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
-# Variables for run-veth and run-virtio (README.md has the table): AA=1 (an A/A arm),
-# FLAME=0, SENDER (udp|packet|xdp-live), MAXRATE=1 (rate search), THREADED=1 (threaded
-# NAPI on veth), PACKETS (per trial), REPS (timing pass),
+# Variables for run-veth, run-virtio and sweep-veth (README.md has the table, made by
+# `build/xdptc help --make-vars`): AA=1 (an A/A arm), FLAME=0, SENDER (udp|packet|xdp-live),
+# MAXRATE=1 (rate search), THREADED=1 (threaded NAPI on veth), NAPI_CPU (its CPU, or
+# sender), PACKETS (per trial), REPS (timing pass),
 # COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
 # WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (6.1 or
 # 6.12, virtio and icount), ENGINE (host, or icount: instructions per packet inside a
 # qemu -icount guest), PMU_EVENTS (perf events counted by perf stat, default
 # cycles,instructions), and on the command line only: CPU (sender CPU), PORT, OUT (results
-# parent directory).
+# parent directory); sweep-veth also SWEEP (size or sender, default sender).
 
 CC      ?= gcc
 CLANG   ?= clang
@@ -63,7 +64,18 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
-.PHONY: all deps run-veth run-virtio sweep-veth check test unit-test integration-test fuzz cleanup clean
+# AA, FLAME, MAXRATE and THREADED are switches, 1 or 0: any other value (AA=yes) is a
+# mistake, not "off", and stops make before anything runs
+SWITCHES := AA FLAME MAXRATE THREADED
+RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(error $(v)=$($(v)): \
+	the switch $(v) is 1 (on) or 0 (off))))
+
+.DEFAULT_GOAL := all
+
+switches:
+	@:$(RUN_SWITCH_CHECK)
+
+.PHONY: switches all deps run-veth run-virtio sweep-veth check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -105,18 +117,18 @@ $(BUILD)/tests/%: tests/integration/%.c tests/integration/*.h $(LIB_OBJ) $(BUILD
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 
-run-veth: deps
+run-veth: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology veth $(RUN_ARGS))
 
-run-virtio: deps
+run-virtio: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
 
 # SWEEP=size or sender (default sender): a series of runs, side by side
-sweep-veth: deps
+sweep-veth: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc sweep --over $(or $(SWEEP),sender) --topology veth $(RUN_ARGS))

@@ -125,7 +125,8 @@ int bad_value(const char *opt, const char *s, const char *what)
 
 int need_opt(const char *cmd, const char *opt)
 {
-	fprintf(stderr, "xdptc %s: %s is required (see 'xdptc %s --help')\n", cmd, opt, cmd);
+	fprintf(stderr, "xdptc %s: %s %s required (see 'xdptc %s --help')\n", cmd, opt,
+		strstr(opt, " and ") || !strncmp(opt, "two ", 4) ? "are" : "is", cmd);
 	return EXIT_USAGE;
 }
 

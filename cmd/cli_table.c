@@ -150,8 +150,8 @@ static void usage_line(const struct cli_command *cmd, FILE *f)
 
 		if (o->flags & CLI_HIDDEN)
 			continue;
-		w = snprintf(term, sizeof(term), "[--%s%s%s]", o->name, o->arg ? " " : "",
-			     o->arg ? o->arg : "");
+		w = snprintf(term, sizeof(term), o->flags & CLI_REQUIRED ? "--%s%s%s" : "[--%s%s%s]",
+			     o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if (col + 1 + w > WRAP_WIDTH)
 			col = fprintf(f, "\n%*s", indent, "") - 1;
 		col += fprintf(f, " %s", term);
@@ -191,8 +191,8 @@ void cli_usage_main(FILE *f)
 		   "native XDP (xdpdrv) versus TC ingress (clsact, direct-action).\n\ncommands:\n");
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-11s %s\n", cli_commands[i]->name, cli_commands[i]->brief);
-	fprintf(f, "  %-11s %s\n", "help", "this list; --man: the manual page (troff); --metrics: "
-		   "every metric");
+	fprintf(f, "  %-11s %s\n", "help", "this list; COMMAND: its --help; --man: the manual page "
+		   "(troff); --make-vars: README's make variables; --metrics: every metric");
 	fprintf(f, "\nmodes: %s\n"
 		   "Run 'xdptc COMMAND --help' for a command's options, 'man -l build/xdptc.8'\n"
 		   "for all of them. Needs root (or CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)\n"
@@ -287,6 +287,10 @@ void cli_man(FILE *f)
 	fprintf(f, ".SH COMMANDS\n");
 	for (int i = 0; cli_commands[i]; i++)
 		man_command(f, cli_commands[i]);
+	fprintf(f, ".SS \"xdptc help [\\-\\-man|\\-\\-make\\-vars|\\-\\-metrics|COMMAND]\"\n.PP\n");
+	man_text(f, "The command list; with COMMAND, that command's --help; --man, this manual "
+		    "page (troff); --make-vars, README.md's table of make variables (Markdown); "
+		    "--metrics, docs/metrics.md's table of every metric (Markdown).", ".PP");
 	fprintf(f, ".SH MAKE VARIABLES\n");
 	man_text(f, "make run-veth, make run-virtio and make sweep-veth pass these to xdptc "
 		    "run. Each counts when given on make's command line or in the environment, "

@@ -17,6 +17,7 @@
 				    * (--absolute): parsed, never documented */
 #define CLI_MAKE_CMDLINE (1u << 1) /* its make variable counts on make's command line
 				    * only (generic names: CPU, PORT, OUT) */
+#define CLI_REQUIRED (1u << 2)     /* the command needs it: shown without brackets */
 
 /* One option of a command. */
 struct cli_opt {

@@ -184,7 +184,7 @@ int cmd_status(int argc, char **argv)
 /* ---- the commands' options ---- */
 
 #define OPT_DEV { "dev", 'd', "IF", "the device, used exactly as named: xdptc never " \
-		  "chooses an interface by itself" }
+		  "chooses an interface by itself", .flags = CLI_REQUIRED }
 #define OPT_NETNS { "netns", 'n', "NS", "the network namespace IF is in (ip netns)", \
 		    "the current one" }
 
@@ -193,7 +193,8 @@ static const struct cli_opt attach_opts[] = {
 	OPT_NETNS,
 	{ "mode", 'm', "MODE", "xdpdrv (native XDP; fails with the kernel's reason if the "
 	  "driver lacks it, never falls back), xdpgeneric, tc (clsact ingress, direct-action; "
-	  "an existing clsact qdisc is reused), tcx (TC ingress through a BPF link), none" },
+	  "an existing clsact qdisc is reused), tcx (TC ingress through a BPF link), none",
+	  .flags = CLI_REQUIRED },
 	{ "port", 'p', "N", "UDP destination port to drop, 1-65535", "9999" },
 	{ "verbose", 'v', NULL, "print libbpf's messages (verifier and kernel errors)" },
 	{ NULL },

@@ -78,8 +78,9 @@ int cmd_guest_exec(int argc, char **argv)
 }
 
 static const struct cli_opt agent_opts[] = {
-	{ "serial", 's', "PORT", "the virtio-serial port to serve (/dev/vportNpM)" },
-	{ "dev", 'd', "IF", "the guest's DUT interface" },
+	{ "serial", 's', "PORT", "the virtio-serial port to serve (/dev/vportNpM)",
+	  .flags = CLI_REQUIRED },
+	{ "dev", 'd', "IF", "the guest's DUT interface", .flags = CLI_REQUIRED },
 	{ NULL },
 };
 
@@ -94,7 +95,8 @@ const struct cli_command cli_cmd_agent = {
 };
 
 static const struct cli_opt guest_exec_opts[] = {
-	{ "ctl", 'c', "SOCKET", "the guest agent's control socket (/run/xdptc/PREFIX/ctl.sock)" },
+	{ "ctl", 'c', "SOCKET", "the guest agent's control socket (/run/xdptc/PREFIX/ctl.sock)",
+	  .flags = CLI_REQUIRED },
 	{ NULL },
 };
 

@@ -50,9 +50,10 @@ static const struct cli_opt run_opts_table[] = {
 	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
 	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
 	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
-	{ "packets", OPT_PACKETS, "N", "packets per measured window, k/M suffixes allowed",
+	{ "packets", OPT_PACKETS, "N", "packets per measured window, 1 to 10^12, k/M/G suffixes "
+	  "allowed",
 	  "200k; virtio 50k; icount 20k", "PACKETS",
-	  .brief = "packets per measured window (k/M suffixes)" },
+	  .brief = "packets per measured window (k/M/G suffixes)" },
 	{ "reps", 'r', "N", "repetitions of the timing pass, 2-100, in a seeded shuffled "
 	  "order; 6 or more give each delta an interval", "21; virtio 10; icount 11", "REPS" },
 	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, 1-100",
@@ -259,7 +260,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 		break;
 	case OPT_PACKETS:
 		if (parse_count(optarg, 1000000000000ull, &p->o.packets) || !p->o.packets)
-			return bad_value("--packets", optarg, "a packet count such as 1M");
+			return bad_value("--packets", optarg, "a packet count from 1 to 10^12 such as 1M");
 		p->packets_set = 1;
 		break;
 	case 'r':

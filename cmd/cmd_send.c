@@ -19,7 +19,7 @@ enum { OPT_DST = 256, OPT_SRC_PORT, OPT_CPU };
 
 static const struct cli_opt send_opts[] = {
 	{ "dst", OPT_DST, "ADDR", "destination IPv4 or IPv6 address (use the suite's "
-	  "198.18.0.0/15, or an address you own)" },
+	  "198.18.0.0/15, or an address you own)", .flags = CLI_REQUIRED },
 	{ "netns", 'n', "NS", "send from this network namespace", "the current one" },
 	{ "port", 'p', "N", "destination UDP port", "9999" },
 	{ "src-port", OPT_SRC_PORT, "N", "source UDP port", "the kernel's choice" },

@@ -69,8 +69,10 @@ static int sweep_parse(struct sweep *sw, int argc, char **argv, struct run_opts 
 			rest[nrest++] = argv[i];
 	}
 	rest[nrest] = NULL;
-	if (!sw->over || (strcmp(sw->over, "size") && strcmp(sw->over, "sender")))
-		return bad_value("--over", sw->over ? sw->over : "", "size or sender");
+	if (!sw->over)
+		return need_opt("sweep", "--over size|sender");
+	if (strcmp(sw->over, "size") && strcmp(sw->over, "sender"))
+		return bad_value("--over", sw->over, "size or sender");
 	if (!values)
 		values = !strcmp(sw->over, "size") ? "18,86,214,470,982,1458" : "udp,packet,xdp-live";
 	sw->n = parse_sweep_values(sw->over, values, sw->vals, SWEEP_MAX);
@@ -311,7 +313,7 @@ int cmd_sweep(int argc, char **argv)
 static const struct cli_opt sweep_opts[] = {
 	{ "over", 256, "size|sender", "size: UDP payload sizes (default 18,86,214,470,982,1458: "
 	  "frames of 60, 128, 256, 512, 1024 and 1500 bytes without the FCS); sender: sender "
-	  "regimes (default udp,packet,xdp-live)" },
+	  "regimes (default udp,packet,xdp-live)", .flags = CLI_REQUIRED },
 	{ "values", 257, "LIST", "the values instead of the defaults (at most 16)" },
 	{ NULL },
 };

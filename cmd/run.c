@@ -327,9 +327,13 @@ int run_begin(const struct run_opts *o, struct topology *t)
 
 	lock_fd = run_lock_take(&holder);
 	if (lock_fd < 0) {
-		fprintf(stderr, "xdptc: another xdptc run (pid %d) is measuring on this machine; "
-				"runs at the same time bias each other's numbers, so this one will "
-				"not start. Wait for it to finish.\n", holder);
+		char who[32] = "";
+
+		if (holder > 0)
+			snprintf(who, sizeof(who), " (pid %d)", holder);
+		fprintf(stderr, "xdptc: another xdptc run%s is measuring on this machine; runs at "
+				"the same time bias each other's numbers, so this one will not start. "
+				"Wait for it to finish.\n", who);
 		return -1;
 	}
 	run_signals_install();

@@ -37,7 +37,7 @@ static int cmd_help(int argc, char **argv)
 {
 	const struct cli_command *c;
 
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		cli_usage_main(stdout);
 		return 0;
 	}
