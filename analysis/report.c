@@ -70,8 +70,16 @@ int report_load(const char *path, json_t **run, char *err, size_t errlen)
 		snprintf(file, sizeof(file), "%s", path);
 	r = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
 	if (!r) {
+		char sweep[PATH_MAX + 16];
+
+		snprintf(sweep, sizeof(sweep), "%s/sweep.md", path);
+		if (S_ISDIR(st.st_mode) && !stat(sweep, &st)) {
+			snprintf(err, errlen, "'%s' is a sweep: its runs are the directories its "
+					      "sweep.md names", path);
+			return -ENOENT;
+		}
 		if (jerr.line < 1 || strstr(jerr.text, "unable to open")) {
-			snprintf(err, errlen, "cannot read '%s': %s", file, jerr.text);
+			snprintf(err, errlen, "cannot read '%s': %s", file, strerror(ENOENT));
 			return -ENOENT;
 		}
 		snprintf(err, errlen, "'%s' is not valid JSON (line %d: %s)", file, jerr.line,

@@ -1430,21 +1430,29 @@ static void note_rates(FILE *out, const json_t *modes, const json_t *run)
 static void note_conservation(FILE *out, const json_t *s)
 {
 	const json_t *c = json_object_get(s, "conservation");
-	char x[48], y[48], z[48];
+	bool built = json_is_number(json_object_get(c, "skbs_built"));
+	bool freed = json_is_number(json_object_get(c, "skbs_freed"));
+	char x[48], y[48], z[48], which[64];
 
-	if (c)
-		fprintf(out, "\nConservation in the TC drop (count pass medians): skbs_built %s, "
-			     "skbs_freed %s, pkts_at_dut %s: %s%s%s\n",
-			fmt_count(x, sizeof(x), json_object_get(c, "skbs_built")),
-			fmt_count(y, sizeof(y), json_object_get(c, "skbs_freed")),
-			fmt_count(z, sizeof(z), json_object_get(c, "pkts_at_dut")),
-			json_is_null(json_object_get(c, "agree_within_1pct"))
-				? "nothing to compare"
-			: json_is_true(json_object_get(c, "agree_within_1pct"))
-				? "agree within 1%"
-				: "**MISMATCH: they differ by more than 1%**",
-			json_is_string(json_object_get(c, "note")) ? "; " : "",
-			str_or(json_string_value(json_object_get(c, "note")), ""));
+	if (!c)
+		return;
+	/* name the counts that were compared: an unavailable one agrees with nothing */
+	snprintf(which, sizeof(which), "%s%s%s", built ? "skbs_built" : "",
+		 built && freed ? " and " : "", freed ? "skbs_freed" : "");
+	fprintf(out, "\nConservation in the TC drop (count pass medians): skbs_built %s, "
+		     "skbs_freed %s, pkts_at_dut %s: ",
+		fmt_count(x, sizeof(x), json_object_get(c, "skbs_built")),
+		fmt_count(y, sizeof(y), json_object_get(c, "skbs_freed")),
+		fmt_count(z, sizeof(z), json_object_get(c, "pkts_at_dut")));
+	if (json_is_null(json_object_get(c, "agree_within_1pct")))
+		fprintf(out, "nothing to compare");
+	else if (json_is_true(json_object_get(c, "agree_within_1pct")))
+		fprintf(out, "%s %s pkts_at_dut within 1%%", which, built && freed ? "agree with"
+										    : "agrees with");
+	else
+		fprintf(out, "**MISMATCH: %s and pkts_at_dut differ by more than 1%%**", which);
+	fprintf(out, "%s%s\n", json_is_string(json_object_get(c, "note")) ? "; " : "",
+		str_or(json_string_value(json_object_get(c, "note")), ""));
 }
 
 static void render_notes(const struct render_ctx *rc)

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plots.h"
@@ -20,7 +21,8 @@ enum { OPT_MIXED = 256, OPT_ABSOLUTE };
 int cmd_report(int argc, char **argv)
 {
 	const char *csv = NULL;
-	char err[600], path[PATH_MAX + 16];
+	char err[600], path[PATH_MAX + 16], dir[PATH_MAX];
+	struct stat st;
 	json_t *run;
 	FILE *f;
 	int c, quiet = 0, e;
@@ -34,7 +36,17 @@ int cmd_report(int argc, char **argv)
 	if (c < 0)
 		return cli_exit(c);
 	if (optind != argc - 1)
-		return need_opt("report", "one run directory");
+		return need_opt("report", "one run directory (or its run.json)");
+	/* DIR, or DIR/run.json: the run directory either way */
+	snprintf(dir, sizeof(dir), "%s", argv[optind]);
+	if (!stat(dir, &st) && S_ISREG(st.st_mode)) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+	}
 	e = report_load(argv[optind], &run, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "xdptc: %s\n", err);
@@ -44,8 +56,8 @@ int cmd_report(int argc, char **argv)
 	{ /* the stored summary becomes what this version computes (the trials stay) */
 		char tmp[PATH_MAX + 32];
 
-		snprintf(path, sizeof(path), "%s/run.json", argv[optind]);
-		snprintf(tmp, sizeof(tmp), "%s/.run.json.tmp", argv[optind]);
+		snprintf(path, sizeof(path), "%s/run.json", dir);
+		snprintf(tmp, sizeof(tmp), "%s/.run.json.tmp", dir);
 		if (json_dump_file(run, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
 		    rename(tmp, path)) {
 			fprintf(stderr, "xdptc: cannot rewrite %s: %s\n", path, strerror(errno));
@@ -66,7 +78,7 @@ int cmd_report(int argc, char **argv)
 		else
 			quiet = 1;
 	}
-	snprintf(path, sizeof(path), "%s/summary.md", argv[optind]);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	f = fopen(path, "w");
 	if (!f || summary_render_md(run, f)) {
 		fprintf(stderr, "xdptc: cannot write %s: %s\n", path, strerror(errno));
@@ -83,16 +95,16 @@ int cmd_report(int argc, char **argv)
 	}
 	fflush(stdout); /* before anything on stderr */
 	{
-		int n = plots_write(run, argv[optind], err, sizeof(err));
+		int n = plots_write(run, dir, err, sizeof(err));
 
 		if (n < 0)
 			fprintf(stderr, "xdptc: rewrote %s/run.json (its summary) and summary.md; "
-					"plots: %s\n", argv[optind], err);
+					"plots: %s\n", dir, err);
 		else
 			fprintf(stderr, "xdptc: rewrote %s/run.json (its summary), summary.md and %d "
 					"plots (the .svg and .png pictures, their plot-*.dat data and "
 					"plots.gp)%s\n",
-				argv[optind], n, csv && strcmp(csv, "-") ? ", and the CSV" : "");
+				dir, n, csv && strcmp(csv, "-") ? ", and the CSV" : "");
 	}
 	json_decref(run);
 	return 0;
