@@ -184,6 +184,12 @@ void cli_help(const struct cli_command *cmd, FILE *f)
 	}
 }
 
+void cli_synopsis(FILE *f)
+{
+	for (int i = 0; cli_commands[i]; i++)
+		usage_line(cli_commands[i], f);
+}
+
 void cli_usage_main(FILE *f)
 {
 	fprintf(f, "usage: xdptc COMMAND [OPTIONS]\n\n"
@@ -191,8 +197,8 @@ void cli_usage_main(FILE *f)
 		   "native XDP (xdpdrv) versus TC ingress (clsact, direct-action).\n\ncommands:\n");
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-11s %s\n", cli_commands[i]->name, cli_commands[i]->brief);
-	fprintf(f, "  %-11s %s\n", "help", "this list; COMMAND: its --help; --man: the manual page "
-		   "(troff); --make-vars: README's make variables; --metrics: every metric");
+	fprintf(f, "  %-11s %s\n  %-11s %s\n", "help", "this list; COMMAND: its --help; --man: the "
+		   "manual page (troff);", "", "--make-vars, --metrics, --synopsis: the docs' generated tables");
 	fprintf(f, "\nmodes: %s\n"
 		   "Run 'xdptc COMMAND --help' for a command's options, 'man -l build/xdptc.8'\n"
 		   "for all of them. Needs root (or CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)\n"

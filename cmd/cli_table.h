@@ -78,6 +78,10 @@ void cli_help(const struct cli_command *cmd, FILE *f);
 /* cli_usage_main - `xdptc --help`: every command with its one line. */
 void cli_usage_main(FILE *f);
 
+/* cli_synopsis - every command's usage line (as its --help starts), one after another:
+ * docs/cli.md's synopsis (`xdptc help --synopsis`). */
+void cli_synopsis(FILE *f);
+
 /* cli_man - the manual page xdptc(8) in man(7) macros: every command and every
  * documented option, the make variables, exit status, files. */
 void cli_man(FILE *f);

@@ -49,13 +49,17 @@ static int cmd_help(int argc, char **argv)
 		cli_make_vars_md(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--synopsis")) {
+		cli_synopsis(stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "--metrics")) {
 		metrics_doc_md(stdout);
 		return 0;
 	}
 	c = cli_command_find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars, --metrics or a command)\n",
+		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars, --metrics, --synopsis or a command)\n",
 			argv[1]);
 		return EXIT_USAGE;
 	}

@@ -3,7 +3,8 @@
  * Unit tests of the option tables (cmd/cli_table.c): every documented option of every
  * command parses to its own key, appears in its --help and in the manual page as groff
  * renders it; the Makefile's RUN_ARGS passes exactly the make variables the run table
- * names; README.md's table is the one `xdptc help --make-vars` prints.
+ * names; README.md's table is the one `xdptc help --make-vars` prints, docs/cli.md's
+ * synopsis the one `xdptc help --synopsis` prints.
  * Run from the source tree's top (make check does).
  */
 #include <getopt.h>
@@ -301,6 +302,19 @@ static void test_makefile_passes_what_the_table_says(void **state)
 	free(tab);
 }
 
+/* docs/cli.md's synopsis is every command's usage line as --help prints it */
+static void test_cli_doc_synopsis_is_generated(void **state)
+{
+	char *doc = read_file("docs/cli.md"), *gen = capture(cli_synopsis);
+
+	(void)state;
+	if (!strstr(doc, gen))
+		fail_msg("docs/cli.md's synopsis is not what `build/xdptc help --synopsis` "
+			 "prints; paste that in:\n%s", gen);
+	free(doc);
+	free(gen);
+}
+
 static void test_readme_table_is_generated(void **state)
 {
 	char *readme = read_file("README.md"), *gen = capture(cli_make_vars_md);
@@ -322,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_man_page_shows_every_option),
 		cmocka_unit_test(test_makefile_passes_what_the_table_says),
 		cmocka_unit_test(test_readme_table_is_generated),
+		cmocka_unit_test(test_cli_doc_synopsis_is_generated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
