@@ -320,10 +320,14 @@ void cli_man(FILE *f)
 		    "(unknown mode, missing device or namespace, a value out of range); 130 "
 		    "interrupted (what the run made is removed).", ".PP");
 	fprintf(f, ".SH FILES\n");
-	man_text(f, "/run/xdptc: the run lock, running topologies, records of what xdptc "
+	man_text(f, "/run/lock/xdptc-run.lock: the run lock (one measuring run at a time). "
+		    "/run/xdptc: running topologies and their owners, records of what xdptc "
 		    "attached (attach/). /sys/fs/bpf/xdptc: the pinned links of attach. "
-		    "results/TIMESTAMP-TOPOLOGY/: a run's run.json, summary.md and plots. "
-		    "$XDPTC_CACHE (default /var/cache/xdptc): guest kernels.", ".PP");
+		    "results/TIMESTAMP-TOPOLOGY[-icount]/: a run's run.json, summary.md, plots, "
+		    "flame graphs (flame-MODE.svg and .folded) and, for the icount engine, "
+		    "guest-run.log; results/TIMESTAMP-sweep-OVER/: a sweep's sweep.md, sweep.csv "
+		    "and plot. $XDPTC_CACHE (default /var/cache/xdptc): guest kernels and "
+		    "initramfs images.", ".PP");
 	fprintf(f, ".SH SEE ALSO\n");
 	man_text(f, "README.md, docs/ and ARCHITECTURE.md in the source tree; bpftool(8), "
 		    "tc-bpf(8), perf-stat(1).", ".PP");
