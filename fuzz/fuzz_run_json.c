@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report_csv(run, sink);
 	summary_render_md(run, sink);
 	/* as cmd_compare, the run against itself */
-	report_compare(run, "A", run, "B", sink);
+	report_compare(run, "A", run, "B", 0, sink, err, sizeof(err));
 	json_decref(run);
 	return 0;
 }
