@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * run_internal.h: the pieces of the run driver (run.c) that the icount engine
- * (engine_icount.c) shares: the run lock, signals, topology scripts, directories.
+ * run_internal.h: what the run driver (run.c), the rate search (run_rate.c) and the icount
+ * engine (engine_icount.c) share (run_common.c): the run lock, signals, topology scripts,
+ * the arms, directories; and the entry points each offers the others.
  */
 #ifndef XDPTC_RUN_INTERNAL_H
 #define XDPTC_RUN_INTERNAL_H
@@ -49,6 +50,9 @@ int run_begin(const struct run_opts *o, struct topology *t);
  * a trial's sender; SIGPIPE is ignored. */
 void run_signals_install(void);
 bool run_stopped(void);
+
+/* run_stop_flag - the flag a stop sets, for a trial's env->stop to watch. */
+volatile int *run_stop_flag(void);
 
 /* machine_cpu_model - this machine's CPU model (/proc/cpuinfo "model name") into @buf,
  * "unknown" when there is none. */
