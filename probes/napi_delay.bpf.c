@@ -8,8 +8,9 @@
  * work, or more when the hypervisor stopped the vCPU in between (invisible to
  * sched_switch: the guest thinks the thread ran).
  * Tracepoints only, as BTF-typed raw tracepoints (tp_btf): they work where kprobes and
- * fentry are refused, and attach without tracefs (a SEC("tp/...") program needs the
- * tracepoint's id from tracefs, which a freshly booted machine has not mounted). User
+ * fentry are refused, and attach without tracefs (a classic tracepoint program, section
+ * "tp", needs the tracepoint's id from tracefs, which a freshly booted machine has not
+ * mounted). User
  * space sets the thread ids in .bss and zeroes the statistics before each window.
  */
 #include "vmlinux.h"

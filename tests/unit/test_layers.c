@@ -93,10 +93,56 @@ static void test_no_include_reaches_up(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* No BPF program attaches through tracefs: a classic tracepoint section ("tp/...",
+ * "tracepoint/...") makes libbpf read the tracepoint's id from tracefs, which a freshly
+ * booted machine has not mounted; raw_tp and tp_btf need none. */
+static void test_no_program_needs_tracefs(void **state)
+{
+	static const char *const dirs[] = { "bpf", "probes" };
+	int programs = 0, bad = 0;
+
+	(void)state;
+	for (int l = 0; l < 2; l++) {
+		DIR *d = opendir(dirs[l]);
+		struct dirent *de;
+
+		assert_non_null(d);
+		while ((de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+			char path[512], line[512];
+			FILE *f;
+
+			if (n < 7 || strcmp(de->d_name + n - 6, ".bpf.c"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[l], de->d_name);
+			f = fopen(path, "r");
+			assert_non_null(f);
+			while (fgets(line, sizeof(line), f)) {
+				const char *sec = strstr(line, "SEC(\"");
+
+				if (!sec || line[0] == ' ' || line[0] == '*')
+					continue; /* a comment */
+				programs++;
+				sec += 5;
+				if (!strncmp(sec, "tp/", 3) || !strncmp(sec, "tracepoint/", 11)) {
+					fprintf(stderr, "%s: %s", path, line);
+					bad++;
+				}
+			}
+			fclose(f);
+		}
+		closedir(d);
+	}
+	printf("# %d sections of BPF objects read; %d need tracefs\n", programs, bad);
+	assert_true(programs > 10);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_include_reaches_up),
+		cmocka_unit_test(test_no_program_needs_tracefs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
