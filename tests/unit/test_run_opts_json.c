@@ -70,21 +70,31 @@ static void test_round_trip(void **state)
 	json_decref(j);
 }
 
+/* The options of a small run (one arm, tc, no --cpu) as the host writes them, without
+ * the host's time (the test's clock stays as it is). */
+static json_t *small_run_json(void)
+{
+	struct run_opts o = { .topology = "veth", .nmodes = 1, .aa_arm = -1, .packets = 10,
+			      .reps = 2, .count_reps = 1, .port = 1, .sender_cpu = 4000,
+			      .pmu_events = "" };
+	struct run_icount_host host = { "q", "i", "c", "k" };
+	json_t *j;
+
+	o.modes[0] = MODE_TC;
+	j = run_opts_to_json(&o, &host);
+	json_object_del(j, "host_time");
+	return j;
+}
+
 /* without --cpu the inner run takes its own machine's last CPU (a 1-vCPU guest has no
  * CPU 1, which the host's default would be) */
 static void test_default_cpu_is_the_inner_machines(void **state)
 {
-	struct run_opts o = { .topology = "veth", .nmodes = 1, .aa_arm = -1, .packets = 10,
-			      .reps = 2, .count_reps = 1, .port = 1, .sender_cpu = 4000,
-			      .pmu_events = "" }, back;
-	struct run_icount_host host = { "q", "i", "c", "k" };
+	struct run_opts back;
 	char err[256] = "";
-	json_t *j;
+	json_t *j = small_run_json();
 
 	(void)state;
-	o.modes[0] = MODE_TC;
-	j = run_opts_to_json(&o, &host);
-	json_object_del(j, "host_time");
 	assert_true(json_is_null(json_object_get(j, "sender_cpu")));
 	memset(&back, 0, sizeof(back));
 	assert_int_equal(run_opts_from_json(j, &back, err, sizeof(err)), 0);
@@ -95,16 +105,11 @@ static void test_default_cpu_is_the_inner_machines(void **state)
 
 static void test_bad_options_refused(void **state)
 {
-	struct run_opts o = { .topology = "veth", .nmodes = 1, .aa_arm = -1, .packets = 10,
-			      .reps = 2, .count_reps = 1, .port = 1, .pmu_events = "" }, back;
-	struct run_icount_host host = { "q", "i", "c", "k" };
+	struct run_opts back;
 	char err[256] = "";
-	json_t *j;
+	json_t *j = small_run_json();
 
 	(void)state;
-	o.modes[0] = MODE_TC;
-	j = run_opts_to_json(&o, &host);
-	json_object_del(j, "host_time");
 	json_object_set_new(j, "reps", json_integer(1)); /* below 2 */
 	assert_int_equal(run_opts_from_json(j, &back, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "reps"));
