@@ -242,7 +242,7 @@ static const char *setting_of(const json_t *run, const char *key, char *buf, siz
 	if (!strcmp(key, "topology"))
 		snprintf(buf, len, "%s", str_of(run, "topology"));
 	else if (!strcmp(key, "engine"))
-		snprintf(buf, len, "%s", json_object_get(run, "engine") ? "icount" : "host");
+		snprintf(buf, len, "%s", summary_engine(run));
 	else if (!strcmp(key, "time metric"))
 		snprintf(buf, len, "%s", summary_time_metric(run));
 	else if (!strcmp(key, "machine"))
@@ -252,7 +252,7 @@ static const char *setting_of(const json_t *run, const char *key, char *buf, siz
 	else if (!strcmp(key, "guest kernel")) {
 		const json_t *g = json_object_get(run, "guest"), *e = json_object_get(run, "engine");
 
-		if (g || e)
+		if (g || !strcmp(summary_engine(run), "icount"))
 			snprintf(buf, len, "%s%s", g ? str_of(g, "kernel_release") : str_of(e, "guest_kernel"),
 				 g && json_is_true(json_object_get(g, "emulated_time")) ? " (TCG)" : "");
 	} else if (!strcmp(key, "invalid timing trials")) {
@@ -312,7 +312,7 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 	for (int r = 0; r < 2; r++)
 		fprintf(out, "- %s: %s, %s topology, %s engine, %s\n", names[r],
 			str_of(runs[r], "created_utc"), str_of(runs[r], "topology"),
-			json_object_get(runs[r], "engine") ? "icount" : "host",
+			summary_engine(runs[r]),
 			summary_time_metric(runs[r]));
 	fprintf(out, "\n| setting | %s | %s |\n|---|---|---|\n", names[0], names[1]);
 	for (int k = 0; compare_settings[k]; k++) {

@@ -89,6 +89,13 @@ const char *summary_time_metric(const json_t *run)
 	return tm && summary_time_is_guest(tm) ? tm : "cpu_ns_per_pkt";
 }
 
+const char *summary_engine(const json_t *run)
+{
+	const char *e = json_string_value(json_object_get(json_object_get(run, "engine"), "name"));
+
+	return e ? e : "host";
+}
+
 bool summary_time_is_guest(const char *tm)
 {
 	/* runs before the rename called it instructions_per_pkt */
@@ -925,7 +932,10 @@ int summary_headline(const json_t *run, FILE *out)
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
 		bool time = !strcmp(metric, summary_time_metric(run));
-		const char *what = summary_time_is_guest(metric) ? "guest instructions per packet"
+		/* the older name of the icount time metric is also a PMU event's metric: only
+		 * the run's time metric is guest instructions */
+		const char *what = time && summary_time_is_guest(metric)
+					   ? "guest instructions per packet"
 				   : !strcmp(metric, "cpu_ns_per_pkt")	    ? "CPU time per packet"
 				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
 									    : metric;

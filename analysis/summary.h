@@ -39,6 +39,10 @@ json_t *summary_compute(const json_t *run);
  * "instructions_per_pkt"). */
 const char *summary_time_metric(const json_t *run);
 
+/* summary_engine - where @run measured: "host", or "icount" (run.json's engine.name;
+ * runs written before the engine was recorded were host runs). */
+const char *summary_engine(const json_t *run);
+
 /* summary_time_is_guest - is time metric @tm guest instructions (the icount engine's
  * "guest_instructions_per_pkt", or "instructions_per_pkt" in runs written before it got
  * its own name, apart from a PMU's instructions_per_pkt)? */

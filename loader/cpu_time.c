@@ -8,6 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+uint64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* The threads under @dir (/proc, or /proc/PID/task) whose comm starts with one of
  * @prefixes (NULL-terminated; a prefix is compared over at most the 15 characters a
  * comm holds) into @t. Returns how many. */

@@ -9,6 +9,7 @@
 #define XDPTC_CPU_TIME_H
 
 #include <stdint.h>
+#include <time.h>
 
 #define CPU_TIME_MAX_TASKS 256
 
@@ -16,6 +17,9 @@ struct softirq_tasks {
 	int n;
 	int pid[CPU_TIME_MAX_TASKS];
 };
+
+/* clock_ns - clock @clk now (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...), ns. */
+uint64_t clock_ns(clockid_t clk);
 
 /* softirq_tasks_find - list the ksoftirqd/N and napi/... threads now running. Returns n. */
 int softirq_tasks_find(struct softirq_tasks *t);

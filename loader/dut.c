@@ -20,6 +20,22 @@ int dut_detach(struct dut *d)
 	return d->ops->detach(d);
 }
 
+static const char *const pass_names[DUT_PASS_NR] = { "timing", "count", "bpfstats",
+						      "settle" };
+
+const char *dut_pass_name(enum dut_pass p)
+{
+	return p < DUT_PASS_NR ? pass_names[p] : "?";
+}
+
+int dut_pass_parse(const char *s)
+{
+	for (int p = 0; p < DUT_PASS_NR; p++)
+		if (!strcmp(s, pass_names[p]))
+			return p;
+	return -1;
+}
+
 int dut_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s)
 {
 	return d->ops->snapshot(d, pass, s);

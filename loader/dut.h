@@ -32,7 +32,17 @@
 #include "netdev_stats.h"
 #include "skb_counters_user.h"
 
-enum dut_pass { DUT_PASS_TIMING = 0, DUT_PASS_COUNT, DUT_PASS_BPFSTATS };
+/* What a snapshot reads: a pass's figures (the values match enum trial_pass's), or for
+ * the settle wait between windows only the packet counters (verdicts, rx), so that its
+ * polls add as little as possible to the CPU time being measured (on a guest, each poll
+ * is work on the vCPU). */
+enum dut_pass { DUT_PASS_TIMING = 0, DUT_PASS_COUNT, DUT_PASS_BPFSTATS, DUT_PASS_SETTLE,
+		DUT_PASS_NR };
+
+/* dut_pass_name / dut_pass_parse - "timing", "count", "bpfstats", "settle" (the
+ * protocol's words); parse returns -1 for anything else. */
+const char *dut_pass_name(enum dut_pass p);
+int dut_pass_parse(const char *s);
 
 /* Everything read on the DUT's machine at one instant. */
 struct dut_snapshot {

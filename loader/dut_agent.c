@@ -102,15 +102,15 @@ static json_t *do_detach(struct agent *a, char *args)
 	return e ? fail(e, NULL) : ok();
 }
 
-/* snapshot timing|count|bpfstats */
+/* snapshot timing|count|bpfstats|settle */
 static json_t *do_snapshot(struct agent *a, char *args)
 {
 	struct dut_snapshot s;
-	enum dut_pass p = !strcmp(args, "count")      ? DUT_PASS_COUNT
-			  : !strcmp(args, "bpfstats") ? DUT_PASS_BPFSTATS
-						      : DUT_PASS_TIMING;
-	int e = dut_snapshot(&a->d, p, &s);
+	int p = dut_pass_parse(args), e;
 
+	if (p < 0)
+		return fail(-EINVAL, "snapshot timing, count, bpfstats or settle");
+	e = dut_snapshot(&a->d, (enum dut_pass)p, &s);
 	return e ? fail(e, NULL) : dut_snapshot_to_json(&s);
 }
 

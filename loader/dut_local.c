@@ -83,7 +83,7 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 		return e;
 	e = netdev_stats_read(d->dev, &s->dev);
 	netns_return(saved);
-	if (e)
+	if (e || pass == DUT_PASS_SETTLE) /* the settle wait: the packet counters only */
 		return e;
 	s->softirq_ns = softirq_tasks_cpu_ns(&d->softirq);
 	s->busy_ns = cpus_busy_steal_ns(&s->steal_ns);
@@ -92,8 +92,9 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 			return e;
 		s->have_counts = true;
 	}
-	/* in every pass: a run count that moves in the timing pass says that BPF statistics
-	 * were on by someone else's doing (one bpf_prog_get_info_by_fd, outside the window) */
+	/* in every pass (not the settle wait's polls): a run count that moves in the timing
+	 * pass says that BPF statistics were on by someone else's doing (one
+	 * bpf_prog_get_info_by_fd in each of the two snapshots, outside the window) */
 	if (d->attached && d->att.prog_fd >= 0 &&
 	    (e = prog_run_stats(d->att.prog_fd, &s->bpf_run_time_ns, &s->bpf_run_cnt)))
 		return e;

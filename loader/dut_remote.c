@@ -169,12 +169,11 @@ static int remote_detach(struct dut *d)
 
 static int remote_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s)
 {
-	static const char *const names[] = { "timing", "count", "bpfstats" };
 	char cmd[64];
 	json_t *j;
 	int e;
 
-	snprintf(cmd, sizeof(cmd), "snapshot %s", names[pass]);
+	snprintf(cmd, sizeof(cmd), "snapshot %s", dut_pass_name(pass));
 	e = remote_simple(d, cmd, NULL, 0, &j);
 	if (e)
 		return e;

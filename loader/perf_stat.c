@@ -216,7 +216,6 @@ int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids,
 	for (int i = 0; i < n; i++)
 		o += (size_t)snprintf(tidlist + o, sizeof(tidlist) - o, "%s%d", i ? "," : "",
 				      (int)tids[i]);
-	snprintf(ps->events, sizeof(ps->events), "%s", events);
 	snprintf(ps->dir, sizeof(ps->dir), "/tmp/xdptc-perf-XXXXXX");
 	if (!mkdtemp(ps->dir)) {
 		e = -errno;

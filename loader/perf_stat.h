@@ -27,7 +27,11 @@
 #include <sys/types.h>
 
 #define PERF_STAT_MAX_EVENTS 16
-#define PERF_STAT_MAX_TIDS 64
+#include "cpu_time.h"
+
+/* the sender and every softirq/NAPI thread cpu_time.h can list: the same threads as
+ * cpu_ns_per_pkt, never fewer */
+#define PERF_STAT_MAX_TIDS (CPU_TIME_MAX_TASKS + 1)
 
 /* One counted event over a window. */
 struct perf_stat_value {
@@ -81,8 +85,6 @@ struct perf_stat {
 	pid_t pid;
 	int ctl_fd, ack_fd;
 	char dir[64];       /* its fifos and output, removed by perf_stat_finish/abort */
-	char events[512];
-	int nevents;
 };
 
 /*

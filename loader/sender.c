@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "sender.h"
+#include "cpu_time.h"
 
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
@@ -108,21 +109,6 @@ static int dev_mac(const char *dev, unsigned char mac[6])
 	return e;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Wait until @sent packets are due at @rate: sleep for long waits, spin for the last
  * 200 us (a sleep overshoots by tens of microseconds, which would cap the rate). */
@@ -212,7 +198,7 @@ static int send_packet(struct sender *s, uint64_t count, struct udp_send_result 
 {
 	struct mmsghdr msgs[64];
 	struct iovec iov = { .iov_base = s->frame, .iov_len = s->frame_len };
-	uint64_t start = now_ns();
+	uint64_t start = clock_ns(CLOCK_MONOTONIC);
 
 	memset(msgs, 0, sizeof(msgs));
 	for (int i = 0; i < 64; i++) {
@@ -249,12 +235,12 @@ static int xdp_live_call(struct sender *s, uint64_t n, uint32_t spin, uint32_t b
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = s->frame, .data_size_in = s->frame_len,
 		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = (__u32)n,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = batch);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
 	skel->bss->spin_iters = spin;
 	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.xdp_tx), &opts))
 		return -errno;
-	*ns = now_ns() - t0;
+	*ns = clock_ns(CLOCK_MONOTONIC) - t0;
 	return 0;
 }
 
@@ -289,7 +275,7 @@ static int send_xdp_live_paced(struct sender *s, uint64_t count, struct udp_send
 	double target = 1e9 / (double)rate, spin;
 	int e;
 
-	start = now_ns();
+	start = clock_ns(CLOCK_MONOTONIC);
 	while (res->sent < count) {
 		uint64_t n = count - res->sent < chunk ? count - res->sent : chunk;
 
@@ -333,12 +319,12 @@ int sender_send(struct sender *s, uint64_t count, struct udp_send_result *res)
 	if (s->opts.kind == SENDER_UDP)
 		return udp_sender_send(&s->udp, count, NULL, res);
 	memset(res, 0, sizeof(*res));
-	wall0 = now_ns();
-	cpu0 = thread_ns();
+	wall0 = clock_ns(CLOCK_MONOTONIC);
+	cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	e = s->opts.kind == SENDER_PACKET ? send_packet(s, count, res)
 					  : send_xdp_live(s, count, res);
-	res->wall_ns = now_ns() - wall0;
-	res->cpu_ns = thread_ns() - cpu0;
+	res->wall_ns = clock_ns(CLOCK_MONOTONIC) - wall0;
+	res->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	return e;
 }
 

@@ -186,7 +186,7 @@ static void settle(const struct trial_env *env)
 		struct dut_snapshot s;
 		uint64_t now;
 
-		if (dut_snapshot(env->dut, DUT_PASS_TIMING, &s))
+		if (dut_snapshot(env->dut, DUT_PASS_SETTLE, &s))
 			return;
 		now = s.verdicts[VERDICT_DROPPED] + s.verdicts[VERDICT_PASSED] + s.dev.rx_packets +
 		      s.dev.rx_dropped;
@@ -287,37 +287,37 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	}
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
-/* Start perf stat on the threads whose CPU time is this trial's cpu_ns_per_pkt (the
- * sender @sender and the DUT's softirq/NAPI threads; a guest's vCPU threads) and turn
- * its counters on. A failure is recorded in r->perf_error, never fails the trial. */
-static int perf_window_begin(const struct trial_env *env, pid_t sender, struct perf_stat *ps,
-			     struct trial_result *r, uint64_t *t_on)
+/* Start perf stat, its counters off, on the threads whose CPU time is this trial's
+ * cpu_ns_per_pkt (the sender @sender and the DUT's softirq/NAPI threads; a guest's vCPU
+ * threads). A failure is recorded in r->perf_error, never fails the trial. */
+static int perf_window_start(const struct trial_env *env, pid_t sender, struct perf_stat *ps,
+			     struct trial_result *r)
 {
 	pid_t tids[PERF_STAT_MAX_TIDS];
 	const struct softirq_tasks *t = env->cpu_source == CPU_SENDER_AND_SOFTIRQ
 		? &env->dut->softirq : &env->vcpus;
-	int n = 0, e;
+	int n = 0;
 
 	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ)
 		tids[n++] = sender;
 	for (int i = 0; i < t->n && n < PERF_STAT_MAX_TIDS; i++)
 		tids[n++] = t->pid[i];
-	e = perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
-			    sizeof(r->perf_error));
-	if (!e && (e = perf_stat_enable(ps, true))) {
+	return perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
+			       sizeof(r->perf_error));
+}
+
+/* perf's counters on, right before the window (after the snapshot before it, whose
+ * work on a guest's vCPU is no packet's): the moment into *@t_on. Returns 0 or -errno;
+ * perf's own words for a failure (it could not open an event) in r->perf_error. */
+static int perf_window_on(struct perf_stat *ps, struct trial_result *r, uint64_t *t_on)
+{
+	int e = perf_stat_enable(ps, true);
+
+	*t_on = clock_ns(CLOCK_MONOTONIC);
+	if (e && perf_stat_finish(ps, r->perf, 0, r->perf_error, sizeof(r->perf_error)) == 0)
 		snprintf(r->perf_error, sizeof(r->perf_error), "perf stat did not start counting: %s",
 			 strerror(-e));
-		perf_stat_abort(ps);
-	}
-	*t_on = mono_ns();
 	return e;
 }
 
@@ -325,23 +325,28 @@ static void perf_window_end(struct perf_stat *ps, struct trial_result *r, uint64
 {
 	int e = perf_stat_enable(ps, false);
 
-	r->perf_enabled_ns = mono_ns() - t_on;
+	r->perf_enabled_ns = clock_ns(CLOCK_MONOTONIC) - t_on;
 	if (e)
 		snprintf(r->perf_error, sizeof(r->perf_error), "perf stat did not stop counting: %s",
 			 strerror(-e));
 }
 
-static void perf_window_collect(const struct trial_env *env, struct perf_stat *ps,
+/* The trial's perf figures: every event asked for, counted or null with the reason
+ * (r->perf_error when perf failed at any step). */
+static void perf_window_collect(const struct trial_env *env, struct perf_stat *ps, bool started,
 				struct trial_result *r)
 {
 	r->perf_n = env->perf_nevents;
 	memcpy(r->perf, env->perf_events, sizeof(r->perf[0]) * (size_t)r->perf_n);
-	if (!r->perf_error[0] &&
+	if (started && !r->perf_error[0] &&
 	    !perf_stat_finish(ps, r->perf, r->perf_n, r->perf_error, sizeof(r->perf_error))) {
 		r->have_perf = true;
 		return;
 	}
-	perf_stat_abort(ps);
+	if (!r->perf_error[0])
+		snprintf(r->perf_error, sizeof(r->perf_error), "perf stat did not count");
+	if (started)
+		perf_stat_abort(ps);
 }
 
 /* What one trial holds while it runs: the sender child and its pipes, perf. */
@@ -411,8 +416,10 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 		}
 	}
 	if (pass == PASS_TIMING && env->perf_nevents > 0)
-		t->perf_started = perf_window_begin(env, t->pid, &t->ps, r, &t->t_on) == 0;
+		t->perf_started = perf_window_start(env, t->pid, &t->ps, r) == 0;
 	e = snapshot_take(env, pass, &before);
+	if (!e && t->perf_started && perf_window_on(&t->ps, r, &t->t_on))
+		t->perf_started = false; /* gone: its reason in r->perf_error */
 	if (!e && write(t->down[1], "G", 1) != 1)
 		e = -EPIPE;
 	if (e) {
@@ -445,9 +452,9 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 		return e;
 	}
 	compute(env, &before, &after, &rep, r);
-	if (t->perf_started) {
+	if (pass == PASS_TIMING && env->perf_nevents > 0) {
+		perf_window_collect(env, &t->ps, t->perf_started, r);
 		t->perf_started = false;
-		perf_window_collect(env, &t->ps, r);
 	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "udp_sender.h"
+#include "cpu_time.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,13 +20,6 @@ struct sender_bufs {
 	char *payload;
 };
 
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int pin_to_cpu(int cpu)
 {
@@ -129,14 +123,14 @@ int udp_sender_open(struct udp_sender *s, const struct udp_sender_opts *opts)
 void send_pace(uint64_t *start_ns, uint64_t sent, uint64_t rate_pps, uint64_t burst)
 {
 	uint64_t due = *start_ns + sent * 1000000000ull / rate_pps;
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	uint64_t slack = 2 * burst * 1000000000ull / rate_pps;
 
 	if (now > due + slack) {
 		*start_ns += now - due; /* preempted: move on, no catch-up burst */
 		return;
 	}
-	while ((now = now_ns(CLOCK_MONOTONIC)) < due) {
+	while ((now = clock_ns(CLOCK_MONOTONIC)) < due) {
 		if (due - now > 200000) {
 			uint64_t d = due - now - 150000;
 			struct timespec ts = { .tv_sec = (time_t)(d / 1000000000ull),
@@ -151,7 +145,7 @@ int udp_sender_send(struct udp_sender *s, uint64_t count, volatile int *stop,
 		    struct udp_send_result *res)
 {
 	struct sender_bufs *b = s->priv;
-	uint64_t wall0 = now_ns(CLOCK_MONOTONIC), cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t wall0 = clock_ns(CLOCK_MONOTONIC), cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t sched0 = wall0;
 	int err = 0;
 
@@ -174,8 +168,8 @@ int udp_sender_send(struct udp_sender *s, uint64_t count, volatile int *stop,
 		}
 		res->sent += (uint64_t)r;
 	}
-	res->wall_ns = now_ns(CLOCK_MONOTONIC) - wall0;
-	res->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	res->wall_ns = clock_ns(CLOCK_MONOTONIC) - wall0;
+	res->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	return err;
 }
 
