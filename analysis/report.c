@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "metrics.h"
 #include "summary.h"
@@ -355,4 +356,50 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 		snprintf(why, whylen, "the two runs compare no pair of modes in common, so no row "
 				      "holds both");
 	return shared ? 0 : -EPROTO;
+}
+
+int report_print(const json_t *run, FILE *out)
+{
+	int e = summary_render_md(run, out);
+
+	if (!e && json_array_size(json_object_get(json_object_get(run, "summary"), "deltas"))) {
+		fprintf(out, "\n");
+		summary_headline(run, out);
+	}
+	fflush(out); /* before the lines that follow on stderr */
+	return e;
+}
+
+int report_write(const json_t *run, const char *dir, const char *json_path, int quiet,
+		 char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+	int e;
+
+	if (json_path) {
+		snprintf(path, sizeof(path), "%s.tmp", json_path);
+		if (json_dump_file(run, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
+		    rename(path, json_path)) {
+			e = errno ? -errno : -EIO;
+			snprintf(err, errlen, "cannot write %s: %s", json_path, strerror(-e));
+			unlink(path);
+			return e;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	f = fopen(path, "w");
+	if (!f || summary_render_md(run, f)) {
+		e = f ? -EINVAL : -errno;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
+		if (f)
+			fclose(f);
+		return e;
+	}
+	if (fclose(f)) {
+		e = -errno;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
+		return e;
+	}
+	return quiet ? 0 : report_print(run, stdout);
 }

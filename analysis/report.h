@@ -34,6 +34,16 @@ int report_parse(const char *buf, size_t len, const char *name, json_t **run, ch
  * columns, empty where a figure does not apply). Returns 0 or -EIO. */
 int report_csv(const json_t *run, FILE *out);
 
+/* report_print - @run's summary.md on @out, then its headline again (the answer last)
+ * when it has deltas. Returns 0 or -EINVAL (summary_render_md). */
+int report_print(const json_t *run, FILE *out);
+
+/* report_write - @run (with its summary) into @json_path, through a temporary file
+ * beside it and a rename (NULL: leave run.json as it is), and its summary.md into @dir;
+ * unless @quiet, report_print on stdout. Returns 0, or -errno with a sentence in @err. */
+int report_write(const json_t *run, const char *dir, const char *json_path, int quiet,
+		 char *err, size_t errlen);
+
 /* report_compare - the within-run deltas of runs @a and @b side by side (same metric
  * and pair of modes; each with its interval, coverage, pairs and verdict), after a table
  * of their settings that marks each one that differs (topology, engine, time metric,

@@ -21,11 +21,12 @@ enum { OPT_MIXED = 256, OPT_ABSOLUTE };
 int cmd_report(int argc, char **argv)
 {
 	const char *csv = NULL;
-	char err[600], path[PATH_MAX + 16], dir[PATH_MAX];
+	char err[PATH_MAX + 128], dir[PATH_MAX], file[PATH_MAX + 16];
 	struct stat st;
-	json_t *run;
+	json_t *run, *now;
+	bool same;
 	FILE *f;
-	int c, quiet = 0, e;
+	int c, quiet = 0, e, n;
 
 	while ((c = cli_next(&cli_cmd_report, argc, argv)) > 0) {
 		switch (c) {
@@ -37,35 +38,29 @@ int cmd_report(int argc, char **argv)
 		return cli_exit(c);
 	if (optind != argc - 1)
 		return need_opt("report", "one run directory (or its run.json)");
-	/* DIR, or DIR/run.json: the run directory either way */
-	snprintf(dir, sizeof(dir), "%s", argv[optind]);
-	if (!stat(dir, &st) && S_ISREG(st.st_mode)) {
-		char *slash = strrchr(dir, '/');
-
-		if (slash)
-			*slash = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
-	}
 	e = report_load(argv[optind], &run, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "xdptc: %s\n", err);
 		return e == -EBADMSG || e == -EPROTO ? EXIT_USAGE : 1;
 	}
-	json_object_set_new(run, "summary", summary_compute(run));
-	{ /* the stored summary becomes what this version computes (the trials stay) */
-		char tmp[PATH_MAX + 32];
+	/* the file report_load read (DIR/run.json, or the file given) and its directory */
+	snprintf(dir, sizeof(dir), "%s", argv[optind]);
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(file, sizeof(file), "%s/run.json", dir);
+	} else {
+		char *slash = strrchr(dir, '/');
 
-		snprintf(path, sizeof(path), "%s/run.json", dir);
-		snprintf(tmp, sizeof(tmp), "%s/.run.json.tmp", dir);
-		if (json_dump_file(run, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
-		    rename(tmp, path)) {
-			fprintf(stderr, "xdptc: cannot rewrite %s: %s\n", path, strerror(errno));
-			unlink(tmp);
-			json_decref(run);
-			return 1;
-		}
+		snprintf(file, sizeof(file), "%s", argv[optind]);
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
 	}
+	/* the stored summary becomes what this version computes (the trials stay); run.json
+	 * is rewritten only when that changes it */
+	now = summary_compute(run);
+	same = json_equal(now, json_object_get(run, "summary"));
+	json_object_set_new(run, "summary", now);
 	if (csv) {
 		f = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
 		if (!f || report_csv(run, f)) {
@@ -78,34 +73,21 @@ int cmd_report(int argc, char **argv)
 		else
 			quiet = 1;
 	}
-	snprintf(path, sizeof(path), "%s/summary.md", dir);
-	f = fopen(path, "w");
-	if (!f || summary_render_md(run, f)) {
-		fprintf(stderr, "xdptc: cannot write %s: %s\n", path, strerror(errno));
-		if (f)
-			fclose(f);
+	e = report_write(run, dir, same ? NULL : file, quiet, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "xdptc: %s\n", err);
 		json_decref(run);
 		return 1;
 	}
-	fclose(f);
-	if (!quiet && !summary_render_md(run, stdout) && /* the answer last, again */
-	    json_array_size(json_object_get(json_object_get(run, "summary"), "deltas"))) {
-		printf("\n");
-		summary_headline(run, stdout);
-	}
-	fflush(stdout); /* before anything on stderr */
-	{
-		int n = plots_write(run, dir, err, sizeof(err));
-
-		if (n < 0)
-			fprintf(stderr, "xdptc: rewrote %s/run.json (its summary) and summary.md; "
-					"plots: %s\n", dir, err);
-		else
-			fprintf(stderr, "xdptc: rewrote %s/run.json (its summary), summary.md and %d "
-					"plots (the .svg and .png pictures, their plot-*.dat data and "
-					"plots.gp)%s\n",
-				dir, n, csv && strcmp(csv, "-") ? ", and the CSV" : "");
-	}
+	n = plots_write(run, dir, err, sizeof(err));
+	fprintf(stderr, "xdptc: %s %s, rewrote %s/summary.md and ", file,
+		same ? "unchanged (its summary is current)" : "rewritten (its summary)", dir);
+	if (n < 0)
+		fprintf(stderr, "no plots: %s", err);
+	else
+		fprintf(stderr, "%d plots (the .svg and .png pictures, their plot-*.dat data and "
+				"plots.gp)", n);
+	fprintf(stderr, "%s\n", csv && strcmp(csv, "-") ? "; and wrote the CSV" : "");
 	json_decref(run);
 	return 0;
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "dut.h"
+#include "report.h"
 #include "run_internal.h"
 
 /*
@@ -114,19 +115,6 @@ static void relay_log(FILE *log, struct relay *rl, char *result_dir, size_t len)
 	clearerr(log);
 }
 
-static void print_file(const char *path)
-{
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n)
-			break;
-	fclose(f);
-}
 
 /* One icount engine run: its guest, the files it shares with the inner run. */
 struct icount_run {
@@ -246,9 +234,17 @@ static void icount_keep(const struct run_opts *o, struct icount_run *ir)
 	snprintf(path, sizeof(path), "%s/%s/guest-run.log", ir->share, ir->result_dir);
 	if (rename(ir->logp, path))
 		fprintf(stderr, "xdptc: note: cannot keep the guest's log: %s\n", strerror(errno));
-	if (!o->quiet) {
-		snprintf(path, sizeof(path), "%s/%s/summary.md", ir->share, ir->result_dir);
-		print_file(path);
+	if (!o->quiet) { /* the summary as a host run prints it, the answer last */
+		char err[512];
+		json_t *run;
+
+		snprintf(path, sizeof(path), "%s/%s", ir->share, ir->result_dir);
+		if (!report_load(path, &run, err, sizeof(err))) {
+			report_print(run, stdout);
+			json_decref(run);
+		} else {
+			fprintf(stderr, "xdptc: %s\n", err);
+		}
 	}
 	if (o->dir_out)
 		snprintf(o->dir_out, o->dir_out_len, "%s/%s", o->out_dir, ir->result_dir);

@@ -44,32 +44,18 @@ static const char *g_time_key = "cpu_ns_per_pkt";
 /* ---- order ---- */
 
 
+/* run.json and summary.md into @dir (the summary on stdout unless @quiet). Returns 0 or
+ * -errno (said). */
 static int write_results(json_t *run, const char *dir, int quiet)
 {
-	char path[PATH_MAX + 32];
-	FILE *f;
+	char path[PATH_MAX + 32], err[PATH_MAX + 128];
+	int e;
 
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	if (json_dump_file(run, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
-		fprintf(stderr, "xdptc: cannot write %s\n", path);
-		return -EIO;
-	}
-	snprintf(path, sizeof(path), "%s/summary.md", dir);
-	f = fopen(path, "w");
-	if (!f || summary_render_md(run, f)) {
-		fprintf(stderr, "xdptc: cannot write %s\n", path);
-		if (f)
-			fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	if (!quiet && !summary_render_md(run, stdout) && /* the answer last, again */
-	    json_array_size(json_object_get(json_object_get(run, "summary"), "deltas"))) {
-		printf("\n");
-		summary_headline(run, stdout);
-	}
-	fflush(stdout); /* before the lines that follow on stderr */
-	return 0;
+	e = report_write(run, dir, path, quiet, err, sizeof(err));
+	if (e)
+		fprintf(stderr, "xdptc: %s\n", err);
+	return e;
 }
 
 
