@@ -106,27 +106,14 @@ int report_parse(const char *buf, size_t len, const char *name, json_t **run, ch
 	return check_run(r, name, run, err, errlen);
 }
 
-/* The columns after the fixed ones: the guest time metric of an icount run, and each
- * perf event's metric with ipc (runs before perf stat: cycles and instructions). */
+/* The columns after the metric table's: each perf event's metric, and ipc for runs
+ * with perf stat. */
 static int extra_columns(const json_t *run, const char **cols, int max)
 {
-	const json_t *pev = json_object_get(json_object_get(run, "settings"), "perf_events");
-	size_t k;
-	json_t *e;
-	int n = 0;
+	int n = summary_perf_metrics(run, cols, max - 1);
 
-	if (summary_time_is_guest(summary_time_metric(run)))
-		cols[n++] = summary_time_metric(run);
-	if (!json_is_array(pev)) {
-		cols[n++] = "cycles_per_pkt";
-		if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
-			cols[n++] = "instructions_per_pkt";
-		return n;
-	}
-	json_array_foreach(pev, k, e)
-		if (n < max - 1 && json_is_string(json_object_get(e, "metric")))
-			cols[n++] = json_string_value(json_object_get(e, "metric"));
-	cols[n++] = "ipc";
+	if (json_is_array(json_object_get(json_object_get(run, "settings"), "perf_events")))
+		cols[n++] = "ipc";
 	return n;
 }
 
@@ -167,7 +154,7 @@ int report_csv(const json_t *run, FILE *out)
 	/* the trial fields of the metric table, in its order, then the run's own */
 	for (int c = 0; metrics[c].name; c++)
 		if (metrics[c].flags & METRIC_CSV)
-			fprintf(out, "%s%s", c ? "," : "", metrics[c].name);
+			fprintf(out, "%s%s", c ? "," : "", summary_metric_key(&metrics[c], run));
 	for (int c = 0; c < nx; c++)
 		fprintf(out, ",%s", extra[c]);
 	fputc('\n', out);
@@ -177,7 +164,7 @@ int report_csv(const json_t *run, FILE *out)
 				continue;
 			if (c)
 				fputc(',', out);
-			csv_value(out, json_object_get(t, metrics[c].name));
+			csv_value(out, json_object_get(t, summary_metric_key(&metrics[c], run)));
 		}
 		for (int c = 0; c < nx; c++) {
 			fputc(',', out);

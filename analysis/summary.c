@@ -10,6 +10,7 @@
 #include "stats.h"
 
 #define MAX_VALUES 1024
+#define PERF_METRICS_MAX 24
 
 static const char *str_or(const char *s, const char *fallback)
 {
@@ -87,6 +88,31 @@ const char *summary_time_metric(const json_t *run)
 	const char *tm = json_string_value(json_object_get(run, "time_metric"));
 
 	return tm && summary_time_is_guest(tm) ? tm : "cpu_ns_per_pkt";
+}
+
+const char *summary_metric_key(const struct metric *x, const json_t *run)
+{
+	return x->flags & METRIC_TIME ? summary_time_metric(run) : x->name;
+}
+
+int summary_perf_metrics(const json_t *run, const char **out, int max)
+{
+	const json_t *pev = json_object_get(json_object_get(run, "settings"), "perf_events");
+	size_t k;
+	json_t *e;
+	int n = 0;
+
+	if (!json_is_array(pev)) { /* before perf stat: perf_event_open's two */
+		if (n < max)
+			out[n++] = "cycles_per_pkt";
+		if (n < max && strcmp(summary_time_metric(run), "instructions_per_pkt"))
+			out[n++] = "instructions_per_pkt";
+		return n;
+	}
+	json_array_foreach(pev, k, e)
+		if (n < max && json_is_string(json_object_get(e, "metric")))
+			out[n++] = json_string_value(json_object_get(e, "metric"));
+	return n;
 }
 
 const char *summary_engine(const json_t *run)
@@ -594,26 +620,25 @@ static const char *baseline_mode(const json_t *modes)
  * counted in some timing trial (runs before perf stat: cycles where the PMU was there). */
 static int delta_metrics(const json_t *run, const char **out, int max)
 {
-	const json_t *pev = perf_events_of(run);
-	size_t i, k;
-	json_t *e, *t;
-	int n = 0;
+	const char *perf[PERF_METRICS_MAX];
+	int n = 0, np = summary_perf_metrics(run, perf, PERF_METRICS_MAX);
+	bool legacy = !json_is_array(perf_events_of(run));
+	size_t i;
+	json_t *t;
 
 	out[n++] = summary_time_metric(run);
-	if (!json_is_array(pev)) {
-		if (json_is_true(json_object_get(
-			    json_object_get(json_object_get(run, "capabilities"), "pmu"), "available")))
-			out[n++] = "cycles_per_pkt";
-		return n;
-	}
-	json_array_foreach(pev, k, e) {
-		const char *metric = json_string_value(json_object_get(e, "metric"));
+	for (int k = 0; k < np && n < max; k++) {
 		bool counted = false;
 
-		json_array_foreach(json_object_get(run, "trials"), i, t)
-			counted |= metric && json_is_number(json_object_get(t, metric));
-		if (counted && n < max)
-			out[n++] = metric;
+		if (legacy) /* before perf stat: cycles where the PMU was there */
+			counted = !strcmp(perf[k], "cycles_per_pkt") &&
+				  json_is_true(json_object_get(json_object_get(json_object_get(
+					  run, "capabilities"), "pmu"), "available"));
+		else
+			json_array_foreach(json_object_get(run, "trials"), i, t)
+				counted |= json_is_number(json_object_get(t, perf[k]));
+		if (counted)
+			out[n++] = perf[k];
 	}
 	return n;
 }

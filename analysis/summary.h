@@ -39,6 +39,18 @@ json_t *summary_compute(const json_t *run);
  * "instructions_per_pkt"). */
 const char *summary_time_metric(const json_t *run);
 
+struct metric;
+
+/* summary_metric_key - the key under which @run holds metric row @x: the run's time
+ * metric for the METRIC_TIME row, the row's name otherwise. */
+const char *summary_metric_key(const struct metric *x, const json_t *run);
+
+/* summary_perf_metrics - the per-packet metrics of @run's perf events, in the order
+ * asked for, into @out (at most @max): E_per_pkt for each event E; for a run from before
+ * perf stat, cycles_per_pkt and (unless its time metric had that name)
+ * instructions_per_pkt. Returns how many. */
+int summary_perf_metrics(const json_t *run, const char **out, int max);
+
 /* summary_engine - where @run measured: "host", or "icount" (run.json's engine.name;
  * runs written before the engine was recorded were host runs). */
 const char *summary_engine(const json_t *run);

@@ -143,7 +143,7 @@ static void sweep_row(FILE *csv, FILE *md, FILE *gp, int i, const char *val, con
 		if (!(x->flags & METRIC_SWEEP))
 			continue;
 		/* empty (CSV) or n/a (table) when unavailable */
-		csv_num(csv, num(m, x->flags & METRIC_TIME ? summary_time_metric(run) : x->name));
+		csv_num(csv, num(m, summary_metric_key(x, run)));
 		if (!(x->flags & METRIC_TIME) && json_is_number(json_object_get(m, x->name)))
 			fprintf(md, " %.3f |", num(m, x->name));
 		else if (!(x->flags & METRIC_TIME))
@@ -174,33 +174,51 @@ static void sweep_row(FILE *csv, FILE *md, FILE *gp, int i, const char *val, con
 	fprintf(md, " %s |\n", dir);
 }
 
-/* "- Machine: ...; kernel ..." of the run in @dir (the sweep's runs share it). */
-static void sweep_machine(FILE *md, const char *dir)
+/* The head of sweep.md and sweep.csv, from the first run @first (the runs share the
+ * machine, and the metric keys): the machine, the settings, the table's columns. */
+static void sweep_head(FILE *csv, FILE *md, const struct sweep *sw, const json_t *first)
 {
-	char err[512];
-	json_t *run, *m;
+	const json_t *m = json_object_get(first, "machine");
+	const json_t *set = json_object_get(first, "settings");
+	int cols = 0;
 
-	if (report_load(dir, &run, err, sizeof(err)))
-		return;
-	m = json_object_get(run, "machine");
-	fprintf(md, "- Machine: %s, %lld CPUs; kernel %s %s\n- Every run: %lld packets per "
-		    "trial, %lld repetitions of the timing pass\n\n",
+	fprintf(md, "# xdptc sweep over %s\n\n- Machine: %s, %lld CPUs; kernel %s %s\n- Every "
+		    "run: %lld packets per trial, %lld repetitions of the timing pass\n\n"
+		    "Within-run deltas only: each row comes from its own run, whose absolute "
+		    "times are not comparable with the other rows'.\n\n"
+		    "The interval of each delta is the order-statistics interval of the median "
+		    "paired ratio, with its exact coverage (at least 95%%); fewer than 6 pairs "
+		    "give none.\n\n| %s | mode |", sw->over,
 		json_string_value(json_object_get(m, "cpu_model")) ?: "?",
 		json_integer_value(json_object_get(m, "cpus")),
 		json_string_value(json_object_get(m, "kernel_release")) ?: "?",
 		json_string_value(json_object_get(m, "arch")) ?: "",
-		json_integer_value(json_object_get(json_object_get(run, "settings"), "packets")),
-		json_integer_value(json_object_get(json_object_get(run, "settings"), "reps")));
-	json_decref(run);
+		json_integer_value(json_object_get(set, "packets")),
+		json_integer_value(json_object_get(set, "reps")), sw->over);
+	fprintf(csv, "point,frame_len,sender,mode");
+	for (const struct metric *x = metrics; x->name; x++) {
+		if (!(x->flags & METRIC_SWEEP))
+			continue;
+		fprintf(csv, ",%s", summary_metric_key(x, first));
+		if (!(x->flags & METRIC_TIME)) {
+			fprintf(md, " %s |", x->name);
+			cols++;
+		}
+	}
+	fprintf(csv, ",delta_vs,rel_delta,ci95_lo,ci95_hi,real,run\n");
+	fprintf(md, " delta vs baseline [interval] (coverage) | pairs | run |\n|---|---|");
+	for (int c = 0; c < cols + 3; c++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
 }
 
-/* sweep.csv, sweep.md and the plot's data in sw->dir: every mode of every run. Returns 0
- * or -1 (said why). */
+/* sweep.csv, sweep.md and the plot's data in sw->dir: every mode of every run, from the
+ * summary each run stored (run_main wrote it moments ago). Returns 0 or -1 (said why). */
 static int sweep_write(const struct sweep *sw)
 {
 	char path[PATH_MAX + 96];
 	FILE *csv, *md, *gp;
-	int cols = 0;
+	bool headed = false;
 
 	snprintf(path, sizeof(path), "%s/sweep.csv", sw->dir);
 	csv = fopen(path, "w");
@@ -212,28 +230,6 @@ static int sweep_write(const struct sweep *sw)
 		fprintf(stderr, "xdptc sweep: cannot write in %s\n", sw->dir);
 		return -1;
 	}
-	fprintf(csv, "point,frame_len,sender,mode");
-	fprintf(md, "# xdptc sweep over %s\n\n", sw->over);
-	sweep_machine(md, sw->dirs[0]);
-	fprintf(md, "Within-run deltas only: each row comes from its own run, whose absolute "
-		    "times are not comparable with the other rows'.\n\n"
-		    "The interval of each delta is the order-statistics interval of the median "
-		    "paired ratio, with its exact coverage (at least 95%%); fewer than 6 pairs "
-		    "give none.\n\n| %s | mode |", sw->over);
-	for (const struct metric *x = metrics; x->name; x++) {
-		if (!(x->flags & METRIC_SWEEP))
-			continue;
-		fprintf(csv, ",%s", x->name);
-		if (!(x->flags & METRIC_TIME)) {
-			fprintf(md, " %s |", x->name);
-			cols++;
-		}
-	}
-	fprintf(csv, ",delta_vs,rel_delta,ci95_lo,ci95_hi,real,run\n");
-	fprintf(md, " delta vs baseline [interval] (coverage) | pairs | run |\n|---|---|");
-	for (int c = 0; c < cols + 3; c++)
-		fprintf(md, "---|");
-	fprintf(md, "\n");
 	for (int i = 0; i < sw->done; i++) {
 		char err[512];
 		json_t *run, *m;
@@ -243,7 +239,9 @@ static int sweep_write(const struct sweep *sw)
 			fprintf(stderr, "xdptc sweep: %s\n", err);
 			continue;
 		}
-		json_object_set_new(run, "summary", summary_compute(run));
+		if (!headed) /* from the first run that loads */
+			sweep_head(csv, md, sw, run);
+		headed = true;
 		json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), j, m)
 			sweep_row(csv, md, gp, i, sw->vals[i], sw->dirs[i], run, m);
 		json_decref(run);
