@@ -32,7 +32,7 @@ static int check_run(json_t *r, const char *file, json_t **run, char *err, size_
 		json_decref(r);
 		return -EPROTO;
 	}
-	/* at most what `xdptc run` measures: each mode costs a 10,000-resample bootstrap */
+	/* at most the arms `xdptc run` measures */
 	if (json_array_size(json_object_get(json_object_get(r, "settings"), "modes")) > REPORT_MAX_ARMS) {
 		snprintf(err, errlen, "'%s': settings.modes lists more than %d modes", file,
 			 REPORT_MAX_ARMS);

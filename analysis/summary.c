@@ -364,32 +364,44 @@ static void mode_cross_check(json_t *m, const json_t *trials, const char *mode)
 		json_decref(xc);
 }
 
+/* Pairs of @metric by repetition: each valid trial of (@pass_b, @mode_b) with the valid
+ * trial of (@pass_a, @mode_a) of the same repetition, whose value must be above 0, as
+ * (pa[i], pb[i]). Returns how many. */
+static size_t pair_by_rep(const json_t *trials, const char *metric, const char *pass_a,
+			  const char *mode_a, const char *pass_b, const char *mode_b, double *pa,
+			  double *pb)
+{
+	double va[MAX_VALUES], vb[MAX_VALUES];
+	int ra[MAX_VALUES], rb[MAX_VALUES];
+	size_t na = collect(trials, pass_a, mode_a, metric, va, ra);
+	size_t nb = collect(trials, pass_b, mode_b, metric, vb, rb), n = 0;
+
+	for (size_t j = 0; j < nb; j++)
+		for (size_t i = 0; i < na; i++)
+			if (ra[i] == rb[j] && va[i] > 0) {
+				pa[n] = va[i];
+				pb[n++] = vb[j];
+				break;
+			}
+	return n;
+}
+
 /* The observer effect: what the count and BPF-statistics passes cost per packet against
  * the timing pass, repetition r of a pass paired with repetition r of the timing pass (the
  * passes come one after another, so the pairs are minutes apart, not adjacent). */
 static void mode_observer(json_t *m, const json_t *run, const char *mode, const char *tm)
 {
+	static const char *const passes[] = { "count", "bpfstats" };
 	const json_t *trials = json_object_get(run, "trials");
 
-	static const char *const passes[] = { "count", "bpfstats" };
-
 	for (int k = 0; k < 2; k++) {
-		double vp[MAX_VALUES], vt[MAX_VALUES], pa[MAX_VALUES], pb[MAX_VALUES];
-		int rp[MAX_VALUES], rt[MAX_VALUES];
-		size_t np = collect(trials, passes[k], mode, tm, vp, rp);
-		size_t nt = collect(trials, "timing", mode, tm, vt, rt), n = 0, ord = 0;
+		double pa[MAX_VALUES], pb[MAX_VALUES];
+		size_t n = pair_by_rep(trials, tm, "timing", mode, passes[k], mode, pa, pb), ord = 0;
 		struct stats_interval iv;
 		double cov = 0;
 		char key[80];
 		int e;
 
-		for (size_t i = 0; i < np; i++)
-			for (size_t j = 0; j < nt; j++)
-				if (rp[i] == rt[j] && vt[j] > 0) {
-					pa[n] = vt[j];
-					pb[n++] = vp[i];
-					break;
-				}
 		snprintf(key, sizeof(key), "observer_%s_pass_pct", passes[k]);
 		/* BPF statistics on in the timing pass too: nothing to compare against */
 		if (!n || (k == 1 && summary_bpf_stats_outside(run))) {
@@ -492,48 +504,21 @@ static json_t *mode_summary(const json_t *run, const char *mode)
 	return m;
 }
 
-static json_t *delta_from_pairs(const char *metric, const char *a, const char *b,
-				const double *pa, const double *pb, const double *d, size_t n,
-				uint64_t seed);
 
-/* Paired delta of @metric, mode b against mode a, over timing repetitions. */
-static json_t *pair_delta(const json_t *run, const char *metric, const char *a, const char *b)
-{
-	const json_t *trials = json_object_get(run, "trials");
-	double va[MAX_VALUES], vb[MAX_VALUES], pa[MAX_VALUES], pb[MAX_VALUES], d[MAX_VALUES];
-	int ra[MAX_VALUES], rb[MAX_VALUES];
-	size_t na = collect(trials, "timing", a, metric, va, ra);
-	size_t nb = collect(trials, "timing", b, metric, vb, rb);
-	size_t n = 0;
-	uint64_t seed = (uint64_t)json_integer_value(
-		json_object_get(json_object_get(run, "settings"), "seed"));
-
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
-			if (ra[i] == rb[j] && va[i] > 0) {
-				pa[n] = va[i];
-				pb[n] = vb[j];
-				d[n] = vb[j] / va[i] - 1.0;
-				n++;
-				break;
-			}
-	return delta_from_pairs(metric, a, b, pa, pb, d, n, seed);
-}
-
-/* The delta object of @n pairs (pa[i], pb[i]) with d[i] = pb[i] / pa[i] - 1: the median
+/* The delta object of @n pairs (pa[i], pb[i]), ratios d[i] = pb[i] / pa[i] - 1: the median
  * ratio and its distribution-free interval (order statistics of the paired ratios, the
  * sign test's), whose coverage is exact and at least 95% for any distribution. */
 static json_t *delta_from_pairs(const char *metric, const char *a, const char *b,
-				const double *pa, const double *pb, const double *d, size_t n,
-				uint64_t seed)
+				const double *pa, const double *pb, size_t n)
 {
 	struct stats_interval iv;
-	double coverage = 0;
+	double coverage = 0, d[MAX_VALUES];
 	size_t k = 0;
 	json_t *o = json_object();
 	int e;
 
-	(void)seed; /* the interval draws nothing at random */
+	for (size_t i = 0; i < n; i++)
+		d[i] = pb[i] / pa[i] - 1.0;
 	json_object_set_new(o, "metric", json_string(metric));
 	json_object_set_new(o, "a", json_string(a));
 	json_object_set_new(o, "b", json_string(b));
@@ -567,13 +552,23 @@ static json_t *delta_from_pairs(const char *metric, const char *a, const char *b
 	return o;
 }
 
+/* Paired delta of @metric, mode b against mode a, over timing repetitions. */
+static json_t *pair_delta(const json_t *run, const char *metric, const char *a, const char *b)
+{
+	double pa[MAX_VALUES], pb[MAX_VALUES];
+	size_t n = pair_by_rep(json_object_get(run, "trials"), metric, "timing", a, "timing", b,
+			       pa, pb);
+
+	return delta_from_pairs(metric, a, b, pa, pb, n);
+}
+
 /* The saturation rates of modes a and b (rate search, DUT on the sender's CPU): trial i of
  * each was taken in the same interleaved round, so pairs by index cancel the host's
  * changes of speed between rounds. NULL when either mode has none. */
 static json_t *saturation_delta(const json_t *run, const char *a, const char *b)
 {
 	const json_t *ra = NULL, *rb = NULL, *x;
-	double pa[MAX_VALUES], pb[MAX_VALUES], d[MAX_VALUES];
+	double pa[MAX_VALUES], pb[MAX_VALUES];
 	size_t i, n = 0;
 
 	json_array_foreach(json_object_get(run, "max_rate"), i, x) {
@@ -595,14 +590,10 @@ static json_t *saturation_delta(const json_t *run, const char *a, const char *b)
 
 		if (va > 0 && vb > 0) {
 			pa[n] = va;
-			pb[n] = vb;
-			d[n] = vb / va - 1.0;
-			n++;
+			pb[n++] = vb;
 		}
 	}
-	return delta_from_pairs("max_drop_pps (saturation, paired by round)", a, b, pa, pb, d, n,
-				(uint64_t)json_integer_value(json_object_get(
-					json_object_get(run, "settings"), "seed")));
+	return delta_from_pairs("max_drop_pps (saturation, paired by round)", a, b, pa, pb, n);
 }
 
 static const char *baseline_mode(const json_t *modes)

@@ -15,10 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Fewer pairs than this have no interval of 95% coverage (stats_median_ci_order: with 5
+/* Fewer than 6 pairs have no interval of 95% coverage (stats_median_ci_order: with 5
  * pairs, all five of one sign happens by chance 1 time in 16, 2 * 0.5^5), so no delta
  * of theirs is called real. */
-#define SUMMARY_MIN_PAIRS_REAL 6
 #define SUMMARY_FEW_PAIRS_REASON "fewer than 6 pairs: no interval reaches 95%"
 
 /*

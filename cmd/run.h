@@ -45,7 +45,7 @@ struct run_opts {
 #define NAPI_CPU_SENDER (-2)       /* while parsing: --napi-cpu sender */
 	char *dir_out;             /* when set: the run directory is written here */
 	size_t dir_out_len;
-	uint64_t seed;             /* order shuffle and bootstrap (default: time) */
+	uint64_t seed;             /* the trial order's shuffle (default: time) */
 	int engine;                /* enum run_engine */
 	bool inside_icount;        /* this process runs inside the icount guest (the
 				    * engine's inner run): time is instructions */
