@@ -165,12 +165,12 @@ const struct metric *metric_find(const char *name)
 	return NULL;
 }
 
-static void md_cell(FILE *f, const char *s)
+void md_cell(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		if (*s == '|')
 			fputc('\\', f);
-		fputc(*s, f);
+		fputc(*s == '\n' ? ' ' : *s, f);
 	}
 }
 

@@ -81,6 +81,10 @@ extern const struct metric metrics[];
 /* metric_find - the row named @name, or NULL. */
 const struct metric *metric_find(const char *name);
 
+/* md_cell - @s as one Markdown table cell on @f ("|" escaped, a newline a space; NULL
+ * nothing). */
+void md_cell(FILE *f, const char *s);
+
 /* metrics_doc_md - docs/metrics.md's table (Markdown): every metric with its unit, pass,
  * source, direction and description. */
 void metrics_doc_md(FILE *f);

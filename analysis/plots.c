@@ -43,13 +43,6 @@ static FILE *open_in(const char *dir, const char *name)
 	return fopen(path, "w");
 }
 
-static const char *str_of(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "?";
-}
-
 static void num_or_missing(FILE *f, const json_t *v, double scale)
 {
 	if (json_is_number(v))

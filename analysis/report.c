@@ -214,13 +214,6 @@ static void delta_cell(FILE *out, const json_t *d)
 								   : "not distinguishable from noise");
 }
 
-static const char *str_of(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "?";
-}
-
 /* One setting of a run, in words, into @buf ("" when it has none). */
 static const char *setting_of(const json_t *run, const char *key, char *buf, size_t len)
 {

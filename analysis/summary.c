@@ -12,6 +12,13 @@
 #define MAX_VALUES 1024
 #define PERF_METRICS_MAX 24
 
+const char *str_of(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
 static const char *str_or(const char *s, const char *fallback)
 {
 	return s ? s : fallback;

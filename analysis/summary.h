@@ -40,6 +40,9 @@ const char *summary_time_metric(const json_t *run);
 
 struct metric;
 
+/* str_of - the string @k of object @o, or "?" when it has none. */
+const char *str_of(const json_t *o, const char *k);
+
 /* summary_metric_key - the key under which @run holds metric row @x: the run's time
  * metric for the METRIC_TIME row, the row's name otherwise. */
 const char *summary_metric_key(const struct metric *x, const json_t *run);

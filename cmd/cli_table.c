@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "drop_prog.h"
+#include "metrics.h"
 
 #define CLI_MAX_OPTS 48
 #define WRAP_WIDTH 79
@@ -334,12 +335,6 @@ void cli_man(FILE *f)
 }
 
 /* ---- README's table ---- */
-
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputs(*s == '|' ? "\\|" : *s == '\n' ? " " : (char[2]){ *s, 0 }, f);
-}
 
 void cli_make_vars_md(FILE *f)
 {
