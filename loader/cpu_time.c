@@ -92,13 +92,6 @@ uint64_t softirq_tasks_cpu_ns(const struct softirq_tasks *t)
 	return sum;
 }
 
-uint64_t cpus_busy_ns(void)
-{
-	uint64_t steal;
-
-	return cpus_busy_steal_ns(&steal);
-}
-
 uint64_t cpus_busy_steal_ns(uint64_t *steal_ns)
 {
 	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;

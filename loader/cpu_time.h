@@ -43,12 +43,10 @@ uint64_t threads_cpu_ns(int pid, const struct softirq_tasks *t);
 /* task_cpu_ns - on-CPU time of task @pid (/proc/<pid>/schedstat), ns; 0 on error. */
 uint64_t task_cpu_ns(int pid);
 
-/* cpus_busy_ns - time all CPUs spent not idle (user+nice+system+irq+softirq+steal
- * jiffies from /proc/stat, converted to ns with USER_HZ); 0 on error. */
-uint64_t cpus_busy_ns(void);
-
-/* cpus_busy_steal_ns - cpus_busy_ns, and in *@steal_ns the part of it that is steal time
- * (/proc/stat: the hypervisor ran something else on this VM's vCPUs), ns. */
+/* cpus_busy_steal_ns - time all CPUs spent not idle (user+nice+system+irq+softirq+steal
+ * jiffies from /proc/stat, converted to ns with USER_HZ; 0 on error), and in *@steal_ns
+ * the part of it that is steal time (the hypervisor ran something else on this VM's
+ * vCPUs), ns. */
 uint64_t cpus_busy_steal_ns(uint64_t *steal_ns);
 
 #endif

@@ -12,7 +12,7 @@
 #   - the guest-kernel cache is empty: XDPTC_CACHE names a new empty directory, unless
 #     the caller set XDPTC_CACHE (to share one empty cache between several calls).
 # It prints one line saying which of these it set up, then CMD's output. After CMD it
-# lists what CMD left in that /run/xdptc besides the run lock and the KVM probe's cache
+# lists what CMD left in that /run/xdptc besides the KVM probe's cache
 # (state of runs that should be gone) and the named namespaces left in that /run/netns,
 # and fails when there is any.
 # Exit status: CMD's, or 1 when CMD left state behind, or 2 on bad usage, or 3 when the
@@ -61,13 +61,8 @@ if [ -e /run/xdptc ]; then
 	for e in "$work/run"/* "$work/run"/.[!.]*; do
 		[ -e "$e" ] || [ -L "$e" ] || continue
 		n=${e##*/}
-		[ "$n" = xdptc ] && continue
-		if [ "$n" = netns ]; then
-			# a fresh machine's: empty, and seen nowhere else
-			mkdir -p /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns ||
-				{ echo "fresh-machine.sh: cannot make /run/netns" >&2; exit 3; }
-			continue
-		fi
+		# xdptc: hidden; netns: made below, empty and its own
+		[ "$n" = xdptc ] || [ "$n" = netns ] && continue
 		if [ -L "$e" ]; then
 			cp -P "$e" "/run/$n"
 		elif [ -d "$e" ]; then
@@ -77,16 +72,16 @@ if [ -e /run/xdptc ]; then
 			{ [ -e "/run/$n" ] || : > "/run/$n"; } && mount --bind "$e" "/run/$n"
 		fi || { echo "fresh-machine.sh: cannot bind /run/$n" >&2; exit 3; }
 	done
-	[ -d /run/netns ] || { mkdir /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns; }
-	said="$said, /run/xdptc hidden, /run/netns empty and its own"
+	said="$said, /run/xdptc hidden"
 else
-	# /run/xdptc is not there: still, the namespaces must be this machine's own
-	mkdir -p /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns || {
-		echo "fresh-machine.sh: cannot make /run/netns" >&2
-		exit 3
-	}
-	said="$said, no /run/xdptc, /run/netns empty and its own"
+	said="$said, no /run/xdptc"
 fi
+# a fresh machine's named namespaces: none, and none made here seen outside
+mkdir -p /run/netns && mount -t tmpfs -o mode=0755 xdptc-fresh-netns /run/netns || {
+	echo "fresh-machine.sh: cannot make /run/netns" >&2
+	exit 3
+}
+said="$said, /run/netns empty and its own"
 [ -e /run/xdptc ] && { echo "fresh-machine.sh: /run/xdptc still visible" >&2; exit 3; }
 n=$(find "$XDPTC_CACHE" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
 if [ "$n" -eq 0 ]; then
@@ -97,7 +92,7 @@ fi
 echo "# fresh machine: ${said#, }"
 "$@"
 rc=$?
-left=$(ls -A /run/xdptc 2>/dev/null | grep -v -e '^run\.lock$' -e '^accel-')
+left=$(ls -A /run/xdptc 2>/dev/null | grep -v -e '^accel-')
 if [ -n "$left" ]; then
 	echo "*** fresh-machine.sh: left in /run/xdptc after $*:" $left
 	[ "$rc" -eq 0 ] && rc=1

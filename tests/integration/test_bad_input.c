@@ -90,13 +90,13 @@ static int run(const char *args, char *out, size_t len)
 }
 
 /* What a user could see change: namespaces, links, qdiscs, and the files of runs and
- * attachments in the suite's state directory. Its directories and its run lock are the
- * suite's own bookkeeping: a freshly booted machine has no /run/xdptc, and the first xdptc call that
- * takes the run lock makes it, which is no change to anything of the user's. */
+ * attachments in the suite's state directory. Its directories are the suite's own
+ * bookkeeping: a freshly booted machine has no /run/xdptc, and the first xdptc call that
+ * needs it makes it, which is no change to anything of the user's. */
 static int snapshot(char *buf, size_t len)
 {
 	FILE *p = popen("{ ip netns list; ip -o link show; tc qdisc show; "
-			"find /run/xdptc ! -type d ! -name run.lock 2>/dev/null; } 2>&1 | sort",
+			"find /run/xdptc ! -type d 2>/dev/null; } 2>&1 | sort",
 			"r");
 	size_t n;
 

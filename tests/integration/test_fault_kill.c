@@ -495,7 +495,7 @@ static void snap_take(struct lines *l)
 	snap_cmd(l, "qdisc", "tc qdisc show 2>/dev/null | sed 's/ refcnt.*//'");
 	snap_cmd(l, "pin", "find /sys/fs/bpf -mindepth 1 2>/dev/null");
 	snap_cmd(l, "state", "find " STATE_DIR " -mindepth 1 2>/dev/null | "
-			     "grep -v -e '^" STATE_DIR "/run.lock$' -e '^" STATE_DIR "/accel-'");
+			     "grep -v -e '^" STATE_DIR "/accel-'");
 	snap_cmd(l, "qemu", "pgrep -a qemu-system 2>/dev/null | cut -c1-120");
 	snap_cmd(l, "socket", "ss -xlnH 2>/dev/null | grep -o '" STATE_DIR "[^ ]*'");
 	snap_cmd(l, "sysctl", "echo bpf_stats_enabled=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)");
