@@ -47,7 +47,7 @@ owner_alive() {
 	[ -f "$f" ] || return 1
 	pid=$(cat "$f" 2>/dev/null || true)
 	case "$pid" in ''|*[!0-9]*) return 1 ;; esac
-	kill -0 "$pid" 2>/dev/null
+	pid_running "$pid" # a zombie owner has ended: its topology is dead
 }
 
 remove_dead() {
@@ -144,14 +144,14 @@ trap '' PIPE
 up_begin() {
 	owner=${XDPTC_OWNER_PID:-$PPID}
 	case "$owner" in ''|*[!0-9]*) echo "$(basename "$0"): bad owner pid '$owner'" >&2; exit 2 ;; esac
-	kill -0 "$owner" 2>/dev/null || { echo "$(basename "$0"): the owner of $1 (pid $owner) is gone already" >&2; exit 1; }
+	pid_running "$owner" || { echo "$(basename "$0"): the owner of $1 (pid $owner) is gone already" >&2; exit 1; }
 	UP_PREFIX=$1
 	mkdir -p "$STATE_DIR"
 	echo "$owner" > "$STATE_DIR/$1.owner"
 	# stdin, stdout and stderr away from the caller's: the watch must not hold open the
 	# pipe the caller reads until `up` ends
 	( trap - INT TERM HUP EXIT
-	  while kill -0 "$owner" 2>/dev/null; do sleep 0.2; done
+	  while pid_running "$owner"; do sleep 0.2; done
 	  kill -s TERM $$ 2>/dev/null || true
 	  kill_tagged "$UP_PREFIX" ) </dev/null >/dev/null 2>&1 &
 	WATCH_PID=$!

@@ -191,9 +191,10 @@ down() {
 	dir=$STATE_DIR/$p
 	# a helper of a killed run still at work (a download, a boot): stopped and waited for
 	kill_tagged "$p"
+	# a guest that kill_tagged cannot know: one an older xdptc started untagged
 	if [ -f "$dir/qemu.pid" ]; then
 		pid=$(cat "$dir/qemu.pid" 2>/dev/null || true)
-		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		if [ -n "$pid" ] && pid_running "$pid"; then
 			kill "$pid" 2>/dev/null || true
 			i=0
 			while pid_running "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -295,7 +296,7 @@ up() {
 			die "the guest failed to boot"
 		fi
 		pid=$(cat "$dir/qemu.pid" 2>/dev/null || true)
-		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+		if [ -z "$pid" ] || ! pid_running "$pid"; then
 			console_excerpt "$dir/console.log"
 			die "qemu exited during boot"
 		fi
