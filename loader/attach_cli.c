@@ -347,55 +347,21 @@ int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode
 		      size_t errlen, char *note, size_t notelen)
 {
 	struct attach_status st;
-	int e = attach_status_read(ifname, &st, err, errlen), k = 0;
+	int e = attach_status_read(ifname, &st, err, errlen);
 
 	if (e)
 		return e;
-	err[0] = '\0';
 	note[0] = '\0';
 	for (int i = 0; i < st.path.n; i++) {
-		const struct rx_occupant *o = &st.path.occ[i];
-		size_t n = strlen(err);
 		char d[160];
 
-		if (!rx_runs_before(o, mode, XDPTC_TC_PRIO)) {
-			/* after this program: it will no longer see what this one drops */
-			append(note, notelen, "%s%s", rx_occupant_describe(o, d, sizeof(d)));
-			continue;
-		}
-		snprintf(err + n, errlen - n, "%s%s %s", k++ ? "; " : "",
-			 rx_occupant_describe(o, d, sizeof(d)),
-			 o->hook == rx_hook_of_mode(mode) && mode != MODE_TC && mode != MODE_NONE
-				 ? "holds that hook" : "sees the frames before it");
-		n = strlen(err);
-		if (st.ours[i])
-			snprintf(err + n, errlen - n, " (xdptc's, from an earlier attach: 'xdptc detach%s%s "
-				 "--dev %s --mode %s' removes it)", netns ? " --netns " : "",
-				 netns ? netns : "", ifname, o->mode);
-		else
-			snprintf(err + n, errlen - n, " (not xdptc's: left alone)");
+		/* after this program: it will no longer see what this one drops */
+		if (!rx_runs_before(&st.path.occ[i], mode, XDPTC_TC_PRIO))
+			append(note, notelen, "%s%s", rx_occupant_describe(&st.path.occ[i], d,
+									  sizeof(d)));
 	}
-	if (!k)
-		return 0;
-	{
-		char head[128];
-		size_t hn, n = strlen(err);
-
-		snprintf(head, sizeof(head), "%s on '%s' refused: ", drop_mode_name(mode), ifname);
-		hn = strlen(head);
-		if (n + hn + 1 < errlen) {
-			memmove(err + hn, err, n + 1);
-			memcpy(err, head, hn);
-		}
-		n = strlen(err);
-		if (mode == MODE_NONE)
-			snprintf(err + n, errlen - n, ". The baseline (no program) would include "
-				 "what %s does.", k > 1 ? "each of them" : "it");
-		else
-			snprintf(err + n, errlen - n, ". %s would be missing from this program's "
-				 "verdict counters.", k > 1 ? "What those take" : "What it takes");
-	}
-	return -EBUSY;
+	return rx_path_refusal(&st.path, ifname, mode, drop_mode_name(mode), XDPTC_TC_PRIO,
+			       st.ours, netns, err, errlen) ? -EBUSY : 0;
 }
 
 int attach_records_prune(void)

@@ -232,40 +232,12 @@ static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_
 static int check_rx_path(const char *ifname, enum drop_mode mode, char *err, size_t errlen)
 {
 	struct rx_path p;
-	size_t n;
-	int e = rx_path_read(ifname, &p, err, errlen), k = 0;
+	int e = rx_path_read(ifname, &p, err, errlen);
 
 	if (e)
 		return e;
-	for (int i = 0; i < p.n; i++) {
-		char d[160];
-
-		if (!rx_runs_before(&p.occ[i], mode, XDPTC_TC_PRIO))
-			continue;
-		n = strlen(err);
-		if (!k++)
-			snprintf(err, errlen, "%s on '%s' refused: ", drop_mode_name(mode), ifname);
-		else
-			snprintf(err + n, errlen - n, "; ");
-		n = strlen(err);
-		snprintf(err + n, errlen - n, "%s %s", rx_occupant_describe(&p.occ[i], d, sizeof(d)),
-			 p.occ[i].hook == rx_hook_of_mode(mode) && mode != MODE_TC && mode != MODE_NONE
-				 ? "holds that hook"
-				 : mode == MODE_NONE ? "is on the receive path"
-						     : "sees the frames before it");
-	}
-	if (!k)
-		return 0;
-	n = strlen(err);
-	if (mode == MODE_NONE)
-		snprintf(err + n, errlen - n, ". The baseline (no program) would include what %s "
-			 "does; xdptc leaves %s alone.", k > 1 ? "each of them" : "it",
-			 k > 1 ? "them" : "it");
-	else
-		snprintf(err + n, errlen - n, ". What %s takes would be missing from this program's "
-			 "verdict counters; xdptc leaves %s alone.", k > 1 ? "each of them" : "it",
-			 k > 1 ? "them" : "it");
-	return -EBUSY;
+	return rx_path_refusal(&p, ifname, mode, drop_mode_name(mode), XDPTC_TC_PRIO, NULL, NULL,
+			       err, errlen) ? -EBUSY : 0;
 }
 
 int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,

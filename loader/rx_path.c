@@ -265,3 +265,55 @@ bool rx_runs_before(const struct rx_occupant *o, int mode, uint32_t tc_pref)
 		return o->tc_pref <= tc_pref;
 	return true;
 }
+
+int rx_path_refusal(const struct rx_path *p, const char *ifname, int mode,
+		    const char *mode_name, uint32_t tc_pref, const bool *ours, const char *netns,
+		    char *err, size_t errlen)
+{
+	bool none = mode == MODE_NONE;
+	size_t n;
+	int k = 0;
+
+	err[0] = '\0';
+	for (int i = 0; i < p->n; i++) {
+		const struct rx_occupant *o = &p->occ[i];
+		char d[160];
+
+		if (!rx_runs_before(o, mode, tc_pref))
+			continue;
+		n = strlen(err);
+		snprintf(err + n, errlen - n, "%s%s %s", k++ ? "; " : "",
+			 rx_occupant_describe(o, d, sizeof(d)),
+			 none ? "is on the receive path"
+			 : o->hook == rx_hook_of_mode(mode) && o->hook != RX_HOOK_TC
+				 ? "holds that hook" : "sees the frames before it");
+		n = strlen(err);
+		if (ours && ours[i])
+			snprintf(err + n, errlen - n, " (xdptc's, from an earlier attach: 'xdptc "
+				 "detach%s%s --dev %s --mode %s' removes it)", netns ? " --netns " : "",
+				 netns ? netns : "", ifname, o->mode);
+		else if (ours)
+			snprintf(err + n, errlen - n, " (not xdptc's: left alone)");
+	}
+	if (!k)
+		return 0;
+	{ /* the head, in front of the list */
+		char head[128];
+		size_t hn = (size_t)snprintf(head, sizeof(head), "%s on '%s' refused: ", mode_name,
+					     ifname);
+
+		n = strlen(err);
+		if (n + hn + 1 < errlen) {
+			memmove(err + hn, err, n + 1);
+			memcpy(err, head, hn);
+		}
+	}
+	n = strlen(err);
+	snprintf(err + n, errlen - n, none ? ". The baseline (no program) would include what %s "
+					     "does%s"
+					   : ". What %s takes would be missing from this program's "
+					     "verdict counters%s",
+		 k > 1 ? "each of them" : "it",
+		 ours ? "." : k > 1 ? "; xdptc leaves them alone." : "; xdptc leaves it alone.");
+	return k;
+}

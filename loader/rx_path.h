@@ -73,4 +73,14 @@ enum rx_hook rx_hook_of_mode(int mode);
  * XDP program at the XDP hook occupies it (one program only): counted as before. */
 bool rx_runs_before(const struct rx_occupant *o, int mode, uint32_t tc_pref);
 
+/* rx_path_refusal - why a program of @mode (named @mode_name) on @ifname would not see
+ * every frame: each occupant of @p that runs before it (rx_runs_before, cls_bpf priority
+ * @tc_pref) named with its role, and what that means for the measurement, as one
+ * sentence into @err. @ours (NULL: unknown) marks occupants that are xdptc's own: named
+ * with the `xdptc detach` that removes them (@netns: the namespace to name in it, or
+ * NULL); the others as left alone. Returns how many occupants; 0 leaves @err empty. */
+int rx_path_refusal(const struct rx_path *p, const char *ifname, int mode,
+		    const char *mode_name, uint32_t tc_pref, const bool *ours, const char *netns,
+		    char *err, size_t errlen);
+
 #endif
