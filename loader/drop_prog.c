@@ -70,15 +70,9 @@ static void set_err(char *err, size_t errlen, const char *what, int e)
 /* Id and tag of @prog_fd into @a. */
 static void prog_identity(int prog_fd, struct drop_attachment *a)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
+	char name[17];
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len))
-		return;
-	a->prog_id = info.id;
-	for (int i = 0; i < 8; i++)
-		snprintf(a->prog_tag + 2 * i, 3, "%02x", info.tag[i]);
+	rx_prog_ident_fd(prog_fd, &a->prog_id, name, a->prog_tag);
 }
 
 static uint32_t link_id_of(int link_fd)

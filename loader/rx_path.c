@@ -13,22 +13,32 @@
 
 #include "drop_prog.h"
 
-/* Name and tag of program @id ("" when it cannot be opened). */
-static void prog_ident(uint32_t id, char name[17], char tag[17])
+int rx_prog_ident_fd(int fd, uint32_t *id, char name[17], char tag[17])
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
+
+	name[0] = tag[0] = '\0';
+	memset(&info, 0, sizeof(info));
+	if (bpf_prog_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*id = info.id;
+	snprintf(name, 17, "%s", info.name);
+	for (int i = 0; i < 8; i++)
+		snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
+	return 0;
+}
+
+/* Name and tag of program @id ("" when it cannot be opened). */
+static void prog_ident(uint32_t id, char name[17], char tag[17])
+{
 	int fd = bpf_prog_get_fd_by_id(id);
+	uint32_t same;
 
 	name[0] = tag[0] = '\0';
 	if (fd < 0)
 		return;
-	memset(&info, 0, sizeof(info));
-	if (!bpf_prog_get_info_by_fd(fd, &info, &len)) {
-		snprintf(name, 17, "%s", info.name);
-		for (int i = 0; i < 8; i++)
-			snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
-	}
+	rx_prog_ident_fd(fd, &same, name, tag);
 	close(fd);
 }
 

@@ -73,6 +73,10 @@ enum rx_hook rx_hook_of_mode(int mode);
  * XDP program at the XDP hook occupies it (one program only): counted as before. */
 bool rx_runs_before(const struct rx_occupant *o, int mode, uint32_t tc_pref);
 
+/* rx_prog_ident_fd - program @fd's id, name and tag (16 hex digits). Returns 0 or
+ * -errno (bpf_prog_get_info_by_fd). */
+int rx_prog_ident_fd(int fd, uint32_t *id, char name[17], char tag[17]);
+
 /* rx_path_refusal - why a program of @mode (named @mode_name) on @ifname would not see
  * every frame: each occupant of @p that runs before it (rx_runs_before, cls_bpf priority
  * @tc_pref) named with its role, and what that means for the measurement, as one
