@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "skb_counters_user.h"
 #include "stats.h"
 
 #define MAX_VALUES 1024
@@ -320,16 +321,16 @@ static void mode_medians(json_t *m, const json_t *run, const char *mode)
  * "cross_check" of @mode, each count's median per backend. */
 static void mode_cross_check(json_t *m, const json_t *trials, const char *mode)
 {
-	static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
 	json_t *xc = json_object();
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		const char *count = skb_count_name((enum skb_count)k);
 		char key[64];
 		json_t *per = json_object();
 		size_t i;
 		json_t *t;
 
-		snprintf(key, sizeof(key), "%s_by_backend", counts[k]);
+		snprintf(key, sizeof(key), "%s_by_backend", count);
 		json_array_foreach(trials, i, t) {
 			const char *b;
 			json_t *v;
@@ -361,7 +362,7 @@ static void mode_cross_check(json_t *m, const json_t *trials, const char *mode)
 						v[n++] = json_number_value(x);
 				json_object_set_new(med, b, json_real(stats_median(v, n)));
 			}
-			json_object_set_new(xc, counts[k], med);
+			json_object_set_new(xc, count, med);
 		}
 		json_decref(per);
 	}
@@ -1178,18 +1179,17 @@ static void header_sources(const struct render_ctx *rc)
 				: str_or(json_string_value(json_object_get(pmu, "reason")), "n/a"));
 	}
 	{
-		static const char *const counts[] = { "stack_entries", "skbs_freed", "skbs_built" };
-
 		fprintf(out, "- Counters (count pass):\n");
-		for (int k = 0; k < 3; k++) {
-			const json_t *c = json_object_get(cnt, counts[k]);
+		for (int k = 0; k < SKB_COUNT_NR; k++) {
+			const char *count = skb_count_name((enum skb_count)k);
+			const json_t *c = json_object_get(cnt, count);
 			const char *b = str_or(json_string_value(json_object_get(c, "backend")), "?");
 
 			if (!strcmp(b, "unavailable"))
-				fprintf(out, "  - %s: unavailable (%s)\n", counts[k],
+				fprintf(out, "  - %s: unavailable (%s)\n", count,
 					str_or(json_string_value(json_object_get(c, "passed_over")), ""));
 			else
-				fprintf(out, "  - %s: %s backend, %s\n", counts[k], b,
+				fprintf(out, "  - %s: %s backend, %s\n", count, b,
 					str_or(json_string_value(json_object_get(c, "points")), "?"));
 		}
 	}

@@ -17,13 +17,15 @@
 
 json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host *host)
 {
-	json_t *j = json_object(), *modes = json_array(), *order = json_array();
-	char cwd[PATH_MAX];
+	json_t *j = json_object(), *modes = json_array();
+	char cwd[PATH_MAX], order[128] = "";
 
 	for (int i = 0; i < o->nmodes; i++)
 		json_array_append_new(modes, json_string(drop_mode_name(o->modes[i])));
+	/* as --counters spells them: parse_counter_backends reads them back */
 	for (int i = 0; o->counter_order && o->counter_order[i] != BACKEND_NONE; i++)
-		json_array_append_new(order, json_string(counter_backend_name(o->counter_order[i])));
+		snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s", i ? "," : "",
+			 counter_backend_name(o->counter_order[i]));
 	json_object_set_new(j, "schema", json_string(OPTS_SCHEMA));
 	json_object_set_new(j, "topology", json_string(o->topology));
 	json_object_set_new(j, "modes", modes);
@@ -38,7 +40,7 @@ json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host 
 	json_object_set_new(j, "sender_cpu", o->sender_cpu_set ? json_integer(o->sender_cpu)
 							       : json_null());
 	json_object_set_new(j, "rate_pps", json_integer((json_int_t)o->rate_pps));
-	json_object_set_new(j, "counters", order);
+	json_object_set_new(j, "counters", order[0] ? json_string(order) : json_null());
 	json_object_set_new(j, "cross_check", json_boolean(o->cross_check));
 	json_object_set_new(j, "flame", json_boolean(o->flame));
 	json_object_set_new(j, "sender", json_string(sender_name(o->sender)));
@@ -86,7 +88,6 @@ static int lists_from_json(const json_t *j, struct run_opts *o, char *err, size_
 	static int order[BACKEND_NR + 1];
 	const json_t *x;
 	size_t i;
-	int n = 0;
 
 	o->nmodes = 0;
 	json_array_foreach(json_object_get(j, "modes"), i, x) {
@@ -99,20 +100,12 @@ static int lists_from_json(const json_t *j, struct run_opts *o, char *err, size_
 		}
 		o->modes[o->nmodes++] = m;
 	}
-	json_array_foreach(json_object_get(j, "counters"), i, x) {
-		int b = -1;
-
-		for (int k = 0; k < BACKEND_NR; k++)
-			if (json_is_string(x) && !strcmp(json_string_value(x), counter_backend_name(k)))
-				b = k;
-		if (b < 0 || n >= BACKEND_NR) {
-			snprintf(err, errlen, "the run options' counters are not counter backends");
-			return -EINVAL;
-		}
-		order[n++] = b;
+	x = json_object_get(j, "counters"); /* null: the default order */
+	if (json_is_string(x) && parse_counter_backends(json_string_value(x), order) < 0) {
+		snprintf(err, errlen, "the run options' counters are not counter backends");
+		return -EINVAL;
 	}
-	order[n] = BACKEND_NONE;
-	o->counter_order = n ? order : NULL;
+	o->counter_order = json_is_string(x) ? order : NULL;
 	return o->nmodes ? 0 : -EINVAL;
 }
 
