@@ -200,8 +200,8 @@ static void delta_cell(FILE *out, const json_t *d)
 		fprintf(out, " n/a |");
 		return;
 	}
-	/* more decimals when the interval is narrower than a point (the icount engine) */
-	pr = json_is_number(lo) && fabs(h - l) < 0.01 ? (fabs(h - l) < 0.001 ? 3 : 2) : 1;
+	/* as summary.md prints it: more decimals for a narrow interval (the icount engine) */
+	pr = json_is_number(lo) ? summary_pct_decimals(l, h) : 1;
 	fprintf(out, " %+.*f%%", pr, 100 * json_number_value(json_object_get(d, "rel_delta")));
 	if (json_is_number(lo))
 		fprintf(out, " [%+.*f%%, %+.*f%%] (%.1f%%)", pr, 100 * l, pr, 100 * h,

@@ -803,7 +803,7 @@ static const char *fmt_pct(char *buf, size_t len, double frac, int dec)
 /* Decimals that show the percentages of @lo..@hi (fractions): the width with two
  * significant digits (1 decimal for intervals a point or more wide, up to 4 for icount's
  * thousandths of a percent), and an interval that excludes 0 never as an end of 0.0. */
-static int pct_decimals(double lo, double hi)
+int summary_pct_decimals(double lo, double hi)
 {
 	double w = fabs(hi - lo) * 100, m = fmin(fabs(lo), fabs(hi)) * 100;
 	int dec = 1;
@@ -963,7 +963,7 @@ int summary_headline(const json_t *run, FILE *out)
 				   : !strcmp(metric, "cpu_ns_per_pkt")	    ? "CPU time per packet"
 				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
 									    : metric;
-		int pr = json_is_number(lo) ? pct_decimals(l, h) : 1;
+		int pr = json_is_number(lo) ? summary_pct_decimals(l, h) : 1;
 		char x[32], y[32], v[32];
 
 		if (json_is_true(json_object_get(d, "aa")) ||
@@ -1561,7 +1561,7 @@ static void render_deltas(const struct render_ctx *rc)
 				str_or(json_string_value(json_object_get(d, "reason")), ""));
 			continue;
 		}
-		pr = json_is_number(lo) ? pct_decimals(l, h) : 1;
+		pr = json_is_number(lo) ? summary_pct_decimals(l, h) : 1;
 		if (json_is_number(lo))
 			snprintf(w, sizeof(w), "[%s, %s] (%.1f%%)", fmt_pct(x, sizeof(x), l, pr),
 				 fmt_pct(y, sizeof(y), h, pr),
@@ -1584,7 +1584,7 @@ static void render_deltas(const struct render_ctx *rc)
 		const json_t *nf = json_object_get(s, "noise_floor");
 		double l = json_number_value(json_object_get(nf, "ci95_lo"));
 		double h = json_number_value(json_object_get(nf, "ci95_hi"));
-		int pr = pct_decimals(l, h);
+		int pr = summary_pct_decimals(l, h);
 		char x[32], y[32];
 
 		if (nf && json_is_true(json_object_get(nf, "systematic")))

@@ -53,6 +53,11 @@ const char *summary_metric_key(const struct metric *x, const json_t *run);
  * instructions_per_pkt. Returns how many. */
 int summary_perf_metrics(const json_t *run, const char **out, int max);
 
+/* summary_pct_decimals - how many decimals a relative delta with interval [@lo, @hi]
+ * (fractions) needs in percent: enough to show the interval's width, and to show that it
+ * excludes 0 when it does (1 to 4). */
+int summary_pct_decimals(double lo, double hi);
+
 /* summary_engine - where @run measured: "host", or "icount" (run.json's engine.name;
  * runs written before the engine was recorded were host runs). */
 const char *summary_engine(const json_t *run);

@@ -156,9 +156,12 @@ static void sweep_row(FILE *csv, FILE *md, FILE *gp, int i, const char *val, con
 	fprintf(csv, ",%s,%s\n",
 		delta && json_is_true(json_object_get(delta, "real")) ? "true" : "false", dir);
 	if (delta && json_is_number(json_object_get(delta, "ci95_lo"))) {
-		fprintf(md, " %+.1f%% [%+.1f%%, %+.1f%%] (%.1f%%) | %lld |",
-			100 * num(delta, "rel_delta"), 100 * num(delta, "ci95_lo"),
-			100 * num(delta, "ci95_hi"), 100 * num(delta, "ci_coverage"),
+		/* as summary.md prints it: more decimals for a narrow interval (icount) */
+		int pr = summary_pct_decimals(num(delta, "ci95_lo"), num(delta, "ci95_hi"));
+
+		fprintf(md, " %+.*f%% [%+.*f%%, %+.*f%%] (%.1f%%) | %lld |",
+			pr, 100 * num(delta, "rel_delta"), pr, 100 * num(delta, "ci95_lo"),
+			pr, 100 * num(delta, "ci95_hi"), 100 * num(delta, "ci_coverage"),
 			json_integer_value(json_object_get(delta, "pairs")));
 		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * num(delta, "rel_delta"),
 			100 * num(delta, "ci95_lo"), 100 * num(delta, "ci95_hi"));
