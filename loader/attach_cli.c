@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "attach_cli.h"
+#include "doctor.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +37,8 @@ static void pin_path(char *buf, size_t len, uint64_t cookie, int ifindex, int ho
 /* bpffs at /sys/fs/bpf (a fresh boot may have none: mounted, and said) and our dir. */
 static int ensure_bpffs(char *err, size_t errlen)
 {
+	char type[32];
+
 	if (!access(XDPTC_BPFFS, F_OK))
 		return 0;
 	if (access("/sys/fs/bpf", F_OK)) {
@@ -42,11 +46,11 @@ static int ensure_bpffs(char *err, size_t errlen)
 				      "to outlive this command)");
 		return -ENOENT;
 	}
-	if (system("mountpoint -q /sys/fs/bpf") != 0) {
-		if (system("mount -t bpf bpf /sys/fs/bpf")) {
+	if (!mounted_type("/sys/fs/bpf", type, sizeof(type)) || strcmp(type, "bpf")) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
 			snprintf(err, errlen, "cannot mount bpffs on /sys/fs/bpf (the link must be "
-					      "pinned to outlive this command)");
-			return -EIO;
+					      "pinned to outlive this command): %s", strerror(errno));
+			return -errno;
 		}
 		fprintf(stderr, "xdptc: mounted bpffs on /sys/fs/bpf (it was not mounted) to pin "
 				"the link\n");

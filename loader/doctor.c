@@ -156,7 +156,7 @@ static void check_kvm(json_t *items, const char *topodir, bool boot)
 
 /* The file system type mounted at @path (the last mount there wins), from
  * /proc/self/mounts, into @type; false when nothing is mounted there. */
-static bool mounted_type(const char *path, char *type, size_t len)
+bool mounted_type(const char *path, char *type, size_t len)
 {
 	char line[1024], dev[256], at[512], fs[64];
 	FILE *f = fopen("/proc/self/mounts", "r");

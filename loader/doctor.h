@@ -38,4 +38,8 @@ json_t *doctor_sysctls(void);
 /* doctor_print - the report as text, one line per item: "yes|no  NAME  DETAIL". */
 void doctor_print(const json_t *report, FILE *out);
 
+/* mounted_type - is a file system mounted at exactly @path (/proc/self/mounts)? Its type
+ * into @type ("bpf", "tracefs", ...). */
+bool mounted_type(const char *path, char *type, size_t len);
+
 #endif
