@@ -1081,6 +1081,17 @@ static void header_time_source(const struct render_ctx *rc)
 
 /* What may have disturbed the timing pass: steal time, other load, BPF statistics held
  * on by someone else, the JIT off. */
+/* One of the load notes: @fmt (with the count of trials under @key and the count of
+ * load-checked trials, both %lld) when @key counts any trial. */
+static void load_note(FILE *out, const json_t *s, const char *key, const char *fmt)
+{
+	long long n = json_integer_value(json_object_get(s, key));
+
+	if (n > 0)
+		fprintf(out, fmt, n,
+			(long long)json_integer_value(json_object_get(s, "timing_trials_load_checked")));
+}
+
 static void header_disturbances(const struct render_ctx *rc)
 {
 	const json_t *s = rc->s;
@@ -1088,24 +1099,20 @@ static void header_disturbances(const struct render_ctx *rc)
 	const json_t *run = rc->run;
 	FILE *out = rc->out;
 
-	if (json_integer_value(json_object_get(s, "timing_trials_host_steal")) > 0)
-		fprintf(out, "- **Steal time**: in %lld of %lld timing trials the hypervisor ran other "
-			     "work on this VM's CPUs for at least a quarter of the window "
-			     "(`host_steal` and `steal_ns` in run.json): the host was loaded, so "
-			     "absolute times per packet are inflated and spread wider; the paired "
-			     "deltas, which compare trials taken next to each other, are the ones to "
-			     "read\n",
-			json_integer_value(json_object_get(s, "timing_trials_host_steal")),
-			json_integer_value(json_object_get(s, "timing_trials_load_checked")));
-	if (json_integer_value(json_object_get(s, "timing_trials_other_load")) > 0)
-		fprintf(out, "- **Other load**: %lld of %lld timing trials ran while other work kept "
-			     "a CPU busy for at least a quarter of the window (`other_load` and "
-			     "`other_busy_ns` in run.json): such work slows the measured path (shared "
-			     "caches, memory bandwidth, the hypervisor), so absolute times per packet "
-			     "are inflated and spread wider; the paired deltas, which compare trials "
-			     "taken next to each other, are the ones to read\n",
-			json_integer_value(json_object_get(s, "timing_trials_other_load")),
-			json_integer_value(json_object_get(s, "timing_trials_load_checked")));
+	load_note(out, s, "timing_trials_host_steal",
+		  "- **Steal time**: in %lld of %lld timing trials the hypervisor ran other "
+		  "work on this VM's CPUs for at least a quarter of the window "
+		  "(`host_steal` and `steal_ns` in run.json): the host was loaded, so "
+		  "absolute times per packet are inflated and spread wider; the paired "
+		  "deltas, which compare trials taken next to each other, are the ones to "
+		  "read\n");
+	load_note(out, s, "timing_trials_other_load",
+		  "- **Other load**: %lld of %lld timing trials ran while other work kept "
+		  "a CPU busy for at least a quarter of the window (`other_load` and "
+		  "`other_busy_ns` in run.json): such work slows the measured path (shared "
+		  "caches, memory bandwidth, the hypervisor), so absolute times per packet "
+		  "are inflated and spread wider; the paired deltas, which compare trials "
+		  "taken next to each other, are the ones to read\n");
 	if (bpf_stats_outside)
 		fprintf(out, "- **BPF statistics were on during the timing pass** (%s; xdptc "
 			     "leaves such a setting as it was): every run of a BPF program read the "
@@ -1610,35 +1617,35 @@ static void render_deltas(const struct render_ctx *rc)
 			     "(all 5 of one sign happens by chance 1 time in 16).\n");
 }
 
-static void render_footer(const struct render_ctx *rc)
+/* A negative observer cost, in words: drift, not probes that speed the path up. */
+static void note_negative_cost(FILE *out, const json_t *modes)
 {
-	const json_t *modes = rc->modes;
-	const json_t *run = rc->run;
-	FILE *out = rc->out;
+	bool neg = false;
 	size_t i;
 	json_t *m;
 
-	fprintf(out, "\nThe two \"cost\" rows are the observer effect: the median ratio of the "
+	json_array_foreach(modes, i, m)
+		neg |= json_number_value(json_object_get(m, "observer_count_pass_pct")) < 0 ||
+		       json_number_value(json_object_get(m, "observer_bpfstats_pass_pct")) < 0;
+	if (neg)
+		fprintf(out, "\nA negative cost does not mean that probes or BPF statistics "
+			     "make the path faster: that pass's trials ran at other moments "
+			     "than the timing pass's, when the machine happened to be faster; "
+			     "read it as no cost measurable above the drift.\n");
+}
+
+static void render_footer(const struct render_ctx *rc)
+{
+	fprintf(rc->out, "\nThe two \"cost\" rows are the observer effect: the median ratio of the "
 		     "%s of the count pass (probes attached) and of the BPF-statistics pass to the "
 		     "timing pass's, repetition by repetition, in percent, with its interval when "
 		     "there are 6 or more pairs; \"n.s.\" (not significant) when the interval "
 		     "includes 0 or there is none. The passes run one after another, so these "
 		     "pairs are minutes apart and carry the host's drift. No trial is dropped as "
 		     "an outlier: medians and order statistics resist them.\n",
-		summary_time_metric(run));
-	{ /* a negative cost, in words */
-		bool neg = false;
-
-		json_array_foreach(modes, i, m)
-			neg |= json_number_value(json_object_get(m, "observer_count_pass_pct")) < 0 ||
-			       json_number_value(json_object_get(m, "observer_bpfstats_pass_pct")) < 0;
-		if (neg)
-			fprintf(out, "\nA negative cost does not mean that probes or BPF statistics "
-				     "make the path faster: that pass's trials ran at other moments "
-				     "than the timing pass's, when the machine happened to be faster; "
-				     "read it as no cost measurable above the drift.\n");
-	}
-	fprintf(out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
+		summary_time_metric(rc->run));
+	note_negative_cost(rc->out, rc->modes);
+	fprintf(rc->out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "
 		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "
 		     "the DUT, within 0.1%%) are marked invalid in run.json and left out above.\n");

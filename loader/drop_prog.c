@@ -84,6 +84,15 @@ static uint32_t link_id_of(int link_fd)
 	return bpf_link_get_info_by_fd(link_fd, &info, &len) ? 0 : info.id;
 }
 
+/* An attach succeeded: @a keeps the skeleton @skel and its verdicts map @verdicts_fd
+ * until drop_detach. Returns 0. */
+static int keep_attachment(struct drop_attachment *a, void *skel, int verdicts_fd)
+{
+	a->verdicts_fd = verdicts_fd;
+	a->skel = skel;
+	return 0;
+}
+
 static int attach_xdp(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = xdp_flags_for(a->mode));
@@ -130,9 +139,7 @@ static int attach_xdp(struct drop_attachment *a, uint16_t port, char *err, size_
 		a->prog_fd = -1;
 		return e;
 	}
-	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
-	a->skel = skel;
-	return 0;
+	return keep_attachment(a, skel, bpf_map__fd(skel->maps.verdicts));
 }
 
 /* Open the TC program with UDP port @port, load it for @attach_type (0: cls_bpf,
@@ -193,9 +200,7 @@ static int attach_tc(struct drop_attachment *a, uint16_t port, char *err, size_t
 		a->prog_fd = -1;
 		return e;
 	}
-	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
-	a->skel = skel;
-	return 0;
+	return keep_attachment(a, skel, bpf_map__fd(skel->maps.verdicts));
 }
 
 static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
@@ -216,9 +221,7 @@ static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_
 		a->prog_fd = -1;
 		return e;
 	}
-	a->verdicts_fd = bpf_map__fd(skel->maps.verdicts);
-	a->skel = skel;
-	return 0;
+	return keep_attachment(a, skel, bpf_map__fd(skel->maps.verdicts));
 }
 
 /* Refuse when something on @ifname's receive path would see the frames before a

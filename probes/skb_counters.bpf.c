@@ -57,94 +57,46 @@ static __always_inline void count_pair(struct bpf_raw_tracepoint_args *ctx, __u3
 		bump(dut_idx);
 }
 
+/* One program per probe point, each a single counter bump: written once per backend as
+ * a macro so that the table below reads as the header's table does. */
+#define TP_COUNT(name, tp, dut_idx, all_idx)                                  \
+	SEC("raw_tp/" tp)                                                    \
+	int name(struct bpf_raw_tracepoint_args *ctx)                        \
+	{                                                                    \
+		count_pair(ctx, dut_idx, all_idx);                           \
+		return 0;                                                    \
+	}
+#define KPROBE_COUNT(name, idx)                                               \
+	SEC("kprobe")                                                        \
+	int name(void *ctx)                                                  \
+	{                                                                    \
+		bump(idx);                                                   \
+		return 0;                                                    \
+	}
+#define FENTRY_COUNT(name, fn, idx)                                           \
+	SEC("fentry/" fn)                                                    \
+	int BPF_PROG(name)                                                   \
+	{                                                                    \
+		bump(idx);                                                   \
+		return 0;                                                    \
+	}
+
 /* ---- tracepoint backend ---- */
-
-SEC("raw_tp/netif_receive_skb")
-int tp_stack(struct bpf_raw_tracepoint_args *ctx)
-{
-	count_pair(ctx, CNT_TP_STACK_DUT, CNT_TP_STACK_ALL);
-	return 0;
-}
-
-SEC("raw_tp/kfree_skb")
-int tp_kfree(struct bpf_raw_tracepoint_args *ctx)
-{
-	count_pair(ctx, CNT_TP_KFREE_DUT, CNT_TP_KFREE_ALL);
-	return 0;
-}
-
-SEC("raw_tp/consume_skb")
-int tp_consume(struct bpf_raw_tracepoint_args *ctx)
-{
-	count_pair(ctx, CNT_TP_CONSUME_DUT, CNT_TP_CONSUME_ALL);
-	return 0;
-}
+TP_COUNT(tp_stack, "netif_receive_skb", CNT_TP_STACK_DUT, CNT_TP_STACK_ALL)
+TP_COUNT(tp_kfree, "kfree_skb", CNT_TP_KFREE_DUT, CNT_TP_KFREE_ALL)
+TP_COUNT(tp_consume, "consume_skb", CNT_TP_CONSUME_DUT, CNT_TP_CONSUME_ALL)
 
 /* ---- kprobe backend: attached by user space to every clone of each function ---- */
-
-SEC("kprobe")
-int kp_stack(void *ctx)
-{
-	bump(CNT_KP_STACK);
-	return 0;
-}
-
-SEC("kprobe")
-int kp_freed(void *ctx)
-{
-	bump(CNT_KP_FREED);
-	return 0;
-}
-
-SEC("kprobe")
-int kp_built(void *ctx)
-{
-	bump(CNT_KP_BUILT);
-	return 0;
-}
+KPROBE_COUNT(kp_stack, CNT_KP_STACK)
+KPROBE_COUNT(kp_freed, CNT_KP_FREED)
+KPROBE_COUNT(kp_built, CNT_KP_BUILT)
 
 /* ---- fentry backend: one program per function (a trampoline has one target) ---- */
-
-SEC("fentry/__netif_receive_skb_core")
-int BPF_PROG(fe_stack)
-{
-	bump(CNT_FE_STACK);
-	return 0;
-}
-
-SEC("fentry/kfree_skbmem")
-int BPF_PROG(fe_freed)
-{
-	bump(CNT_FE_FREED);
-	return 0;
-}
-
-SEC("fentry/__alloc_skb")
-int BPF_PROG(fe_built_alloc)
-{
-	bump(CNT_FE_BUILT);
-	return 0;
-}
-
-SEC("fentry/__build_skb")
-int BPF_PROG(fe_built_build)
-{
-	bump(CNT_FE_BUILT);
-	return 0;
-}
-
-SEC("fentry/__napi_build_skb")
-int BPF_PROG(fe_built_napi)
-{
-	bump(CNT_FE_BUILT);
-	return 0;
-}
-
-SEC("fentry/slab_build_skb")
-int BPF_PROG(fe_built_slab)
-{
-	bump(CNT_FE_BUILT);
-	return 0;
-}
+FENTRY_COUNT(fe_stack, "__netif_receive_skb_core", CNT_FE_STACK)
+FENTRY_COUNT(fe_freed, "kfree_skbmem", CNT_FE_FREED)
+FENTRY_COUNT(fe_built_alloc, "__alloc_skb", CNT_FE_BUILT)
+FENTRY_COUNT(fe_built_build, "__build_skb", CNT_FE_BUILT)
+FENTRY_COUNT(fe_built_napi, "__napi_build_skb", CNT_FE_BUILT)
+FENTRY_COUNT(fe_built_slab, "slab_build_skb", CNT_FE_BUILT)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

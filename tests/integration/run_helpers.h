@@ -28,6 +28,20 @@ static inline void run_prefix(const char *log, char *prefix, size_t len)
 		fclose(f);
 }
 
+/* run_xdptc - make the directory @tmpl (a mkdtemp template), run `@env @bin @args --out
+ * @tmpl 2>@tmpl/stderr.log` through the shell and return system()'s status; @log (of
+ * @loglen bytes) gets the stderr file's path. @env may be "" (no variables). */
+static inline int run_xdptc(const char *bin, char *tmpl, const char *env, const char *args,
+			    char *log, size_t loglen)
+{
+	char cmd[1024];
+
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(log, loglen, "%s/stderr.log", tmpl);
+	snprintf(cmd, sizeof(cmd), "%s %s %s --out %s 2>%s", env, bin, args, tmpl, log);
+	return system(cmd);
+}
+
 /* A run's exit status @st must be 0; when it is not, the end of its stderr @log is shown
  * first. */
 static inline void assert_run_ok(int st, const char *log)
@@ -69,7 +83,7 @@ static inline int count_leftovers(const char *prefix)
 	return n;
 }
 
-/* The one run directory under @parent (NULL when there is none). */
+/* The one run directory under @parent (NULL when there is none); files are passed over. */
 static inline char *find_run_dir(const char *parent)
 {
 	DIR *d = opendir(parent);
@@ -77,8 +91,8 @@ static inline char *find_run_dir(const char *parent)
 	char *found = NULL;
 
 	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue; /* a run directory, not the stderr log beside it */
 		if (asprintf(&found, "%s/%s", parent, de->d_name) < 0)
 			found = NULL;
 		break;

@@ -60,12 +60,8 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	int st, n = 0, aa_seen = 0;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --engine icount --packets 4k --reps 3 --count-reps 1 "
-				   "--modes tc,xdpdrv --aa --seed 5 --out %s --quiet 2>%s/stderr.log",
-		 xdptc, tmpl, tmpl);
-	st = system(cmd);
-	snprintf(path, sizeof(path), "%s/stderr.log", tmpl);
+	st = run_xdptc(xdptc, tmpl, "", "run --engine icount --packets 4k --reps 3 --count-reps 1 "
+					"--modes tc,xdpdrv --aa --seed 5 --quiet", path, sizeof(path));
 	guest_prefix(path, prefix, sizeof(prefix));
 	assert_run_ok(st, path);
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);

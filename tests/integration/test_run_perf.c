@@ -52,12 +52,9 @@ static void test_software_events_stand_in(void **state)
 	int st, timing = 0;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --pmu-events task-clock,cycles,context-switches,"
-		 "cpu-migrations --packets 100k --reps 6 --count-reps 1 --no-flame --quiet "
-		 "--out %s 2>%s.log", xdptc, tmpl, tmpl);
-	st = system(cmd);
-	snprintf(path, sizeof(path), "%s.log", tmpl);
+	st = run_xdptc(xdptc, tmpl, "", "run --pmu-events task-clock,cycles,context-switches,"
+		       "cpu-migrations --packets 100k --reps 6 --count-reps 1 --no-flame --quiet",
+		       path, sizeof(path));
 	assert_run_ok(st, path);
 	run = load_run_json(tmpl, path, sizeof(path));
 	for (int k = 0; k < 2; k++) {
@@ -96,7 +93,7 @@ static void test_software_events_stand_in(void **state)
 	}
 	assert_int_equal(timing, 12);
 	json_decref(run);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.log", tmpl, tmpl);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	assert_int_equal(system(cmd), 0);
 }
 

@@ -76,13 +76,9 @@ static void test_short_run_shows_the_mechanism(void **state)
 	int st;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --packets 50k --reps 2 --count-reps 2 --modes tc,xdpdrv --seed 7 "
-				   "--out %s --quiet 2>%s/stderr.log", xdptc, tmpl, tmpl);
-	st = system(cmd);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
-	snprintf(path, sizeof(path), "%s/stderr.log", tmpl);
+	st = run_xdptc(xdptc, tmpl, "", "run --packets 50k --reps 2 --count-reps 2 --modes tc,xdpdrv "
+					"--seed 7 --quiet", path, sizeof(path));
+	assert_run_ok(st, path);
 	run_prefix(path, prefix, sizeof(prefix));
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
 	unlink(path);

@@ -49,12 +49,8 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 	int st;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --topology virtio --packets 20k --rate 20k --reps 2 "
-				   "--seed 3 --cross-check-counters --out %s --quiet 2>%s/stderr.log",
-		 xdptc, tmpl, tmpl);
-	st = system(cmd);
-	snprintf(path, sizeof(path), "%s/stderr.log", tmpl);
+	st = run_xdptc(xdptc, tmpl, "", "run --topology virtio --packets 20k --rate 20k --reps 2 "
+					"--seed 3 --cross-check-counters --quiet", path, sizeof(path));
 	run_prefix(path, prefix, sizeof(prefix));
 	assert_run_ok(st, path);
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
@@ -157,12 +153,9 @@ static void test_virtio_fentry_when_kprobes_are_off(void **state)
 	int st;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s run --topology virtio --packets 10k --rate 20k --reps 2 "
-				   "--modes tc --counters fentry,tracepoint --out %s --quiet "
-				   "2>%s.log", xdptc, tmpl, tmpl);
-	st = system(cmd);
-	assert_int_equal(WEXITSTATUS(st), 0);
+	st = run_xdptc(xdptc, tmpl, "", "run --topology virtio --packets 10k --rate 20k --reps 2 "
+					"--modes tc --counters fentry,tracepoint --quiet", path, sizeof(path));
+	assert_run_ok(st, path);
 	run = load_run_json(tmpl, path, sizeof(path));
 	cnt = json_object_get(json_object_get(run, "capabilities"), "counters");
 	printf("# stack_entries: %s (%s)\n",
@@ -177,7 +170,7 @@ static void test_virtio_fentry_when_kprobes_are_off(void **state)
 	assert_true(num(tc, "skbs_built_per_pkt") >= 0.99);
 	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
 	json_decref(run);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.log", tmpl, tmpl);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -188,13 +181,10 @@ static void test_guest_boot_timeout_fails_cleanly(void **state)
 	int st;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "BOOT_TIMEOUT=1 %s run --topology virtio --reps 2 --out %s "
-				   "2>%s.log", xdptc, tmpl, tmpl);
-	st = system(cmd);
+	st = run_xdptc(xdptc, tmpl, "BOOT_TIMEOUT=1", "run --topology virtio --reps 2", path,
+		       sizeof(path));
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 1);
-	snprintf(path, sizeof(path), "%s.log", tmpl);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	if (!fread(out, 1, sizeof(out) - 1, f))
