@@ -36,8 +36,6 @@
 #include "report.h" /* RUN_SCHEMA */
 #include "run_internal.h"
 
-/* the trials' time metric: CPU time, or inside the icount engine's guest instructions */
-static const char *g_time_key = "cpu_ns_per_pkt";
 
 /* ---- machine and capabilities ---- */
 
@@ -98,6 +96,7 @@ struct progress {
 	struct timespec start;
 	bool no_eta; /* inside the icount guest: its clock is no guide to host time (the
 		      * host relaying the lines adds its own ETA) */
+	bool instructions; /* the time metric counts guest instructions */
 };
 
 static void progress_line(struct progress *p, const struct trial_result *r, const char *label,
@@ -114,7 +113,7 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 	eta = el / p->done * (p->total - p->done);
 	fprintf(stderr, "%s[%3d/%d] %-8s rep %2d/%-2d %-10s ", tty ? "\r\033[K" : "", p->done,
 		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
-	if ((r->pass == PASS_TIMING || r->pass == PASS_PROFILE) && g_time_key[0] == 'g')
+	if ((r->pass == PASS_TIMING || r->pass == PASS_PROFILE) && p->instructions)
 		fprintf(stderr, "%8.1f instr/pkt   ", r->cpu_ns_per_pkt);
 	else if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
 		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
@@ -207,6 +206,11 @@ struct run_ctx {
 	bool remote;                /* virtio: the DUT is a guest, driven through its agent */
 	bool icount_dut;            /* virtio under icount: the guest's clock counts
 				     * instructions */
+	bool icount_clock;          /* the time measured counts guest instructions: inside
+				     * the icount engine's guest, or its virtio DUT */
+	const char *time_key;       /* the trials' time metric: "cpu_ns_per_pkt", or
+				     * "guest_instructions_per_pkt" (never a PMU's
+				     * instructions_per_pkt) */
 	int lock_fd;
 	struct tm tm;               /* when the run started (UTC) */
 	char dir[PATH_MAX];         /* the run directory */
@@ -245,9 +249,6 @@ static int run_prepare(struct run_ctx *c)
 		return -1;
 	gmtime_r(&now, &c->tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &c->tm);
-	if (o->inside_icount || c->icount_dut) {
-		g_time_key = "guest_instructions_per_pkt"; /* never a PMU's instructions_per_pkt */
-	}
 	/* before anything is measured: a results directory that cannot be made fails now */
 	e = make_run_dir(o->out_dir, stamp,
 			 o->inside_icount ? "veth-icount" : c->icount_dut ? "virtio-icount"
@@ -462,7 +463,7 @@ static int run_metrics_plan(struct run_ctx *c)
 	const struct run_opts *o = &c->o;
 	int none = 0;
 
-	if (c->icount_dut || o->inside_icount)
+	if (c->icount_clock)
 		snprintf(c->pmu_why, sizeof(c->pmu_why), "not counted in an icount guest (its "
 			 "time metric is guest instructions)");
 	else if (!o->pmu_events[0])
@@ -562,7 +563,7 @@ static void run_json_head(struct run_ctx *c)
 	json_object_set_new(run, "created_utc", json_string(iso));
 	json_object_set_new(run, "topology", json_string(o->topology));
 	json_object_set_new(run, "machine", machine_json());
-	json_object_set_new(run, "time_metric", json_string(g_time_key));
+	json_object_set_new(run, "time_metric", json_string(c->time_key));
 	json_object_set_new(run, "engine", engine_json(o, c->icount_dut ? &c->topo : NULL));
 	if (c->remote)
 		json_object_set_new(run, "guest", guest_json(&c->topo));
@@ -571,7 +572,7 @@ static void run_json_head(struct run_ctx *c)
 	if (c->napi_sched)
 		json_object_set_new(set, "napi_thread_sched", json_string(c->napi_sched));
 	json_object_set_new(run, "capabilities",
-			    capabilities_json(c->have_pmu, c->pmu_why, c->remote, &c->ci, g_time_key));
+			    capabilities_json(c->have_pmu, c->pmu_why, c->remote, &c->ci, c->time_key));
 	/* the perf events asked for, their metrics, and the threads they count */
 	for (int i = 0; i < c->perf_n; i++)
 		json_array_append_new(ev, json_pack("{s:s, s:s}", "event", c->perf_events[i].event,
@@ -676,7 +677,7 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 			return -EIO;
 		}
 		json_array_append_new(c->trials, trial_json(&r, label, rep, c->seq++, &c->ci.plan,
-							    g_time_key));
+							    c->time_key));
 		progress_line(&c->prog, &r, label, rep, pass_reps(o, p), &c->ci.plan);
 		if (p == PASS_PROFILE)
 			run_flamegraph(c, label);
@@ -697,6 +698,7 @@ static int run_passes(struct run_ctx *c)
 	json_object_set_new(c->run, "flamegraphs", c->flames);
 	memset(&c->prog, 0, sizeof(c->prog));
 	c->prog.no_eta = o->inside_icount;
+	c->prog.instructions = c->icount_clock;
 	for (int p = 0; p < PASS_NR; p++)
 		c->prog.total += pass_reps(o, p) * pass_modes(o, p);
 	clock_gettime(CLOCK_MONOTONIC, &c->prog.start);
@@ -803,6 +805,8 @@ int run_main(const struct run_opts *opts)
 	c->lock_fd = -1;
 	c->remote = !strcmp(opts->topology, "virtio");
 	c->icount_dut = c->remote && opts->engine == ENGINE_ICOUNT;
+	c->icount_clock = c->icount_dut || opts->inside_icount;
+	c->time_key = c->icount_clock ? "guest_instructions_per_pkt" : "cpu_ns_per_pkt";
 	if (run_prepare(c) || run_stopped() || run_topology_up(c) || run_trial_env(c))
 		goto out;
 	run_veth_napi(c);
