@@ -3,6 +3,8 @@
 #   make            build build/xdptc (BPF objects, skeletons, loader)
 #   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
 #   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
+#   make matrix     XDP against TC on a list of Debian guest kernels, icount engine
+#                   (KERNELS=6.1,6.18; JOBS=2; MODES, PACKETS, REPS, COUNT_REPS, OUT)
 #   make check      build + the tests that need no root (unit tests, examples, schema)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
@@ -13,8 +15,8 @@
 # MAXRATE=1 (rate search), THREADED=1 (threaded NAPI on veth), NAPI_CPU (its CPU, or
 # sender), PACKETS (per trial), REPS (timing pass),
 # COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
-# WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (6.1 or
-# 6.12, virtio and icount), ENGINE (host, or icount: instructions per packet inside a
+# WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (a Debian
+# kernel version: 6.1, 6.12, 6.18, 7.3, ...; virtio and icount), ENGINE (host, or icount: instructions per packet inside a
 # qemu -icount guest), PMU_EVENTS (perf events counted by perf stat, default
 # cycles,instructions), and on the command line only: CPU (sender CPU), PORT, OUT (results
 # parent directory); sweep-veth also SWEEP (size or sender, default sender).
@@ -64,6 +66,11 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
+MATRIX_ARGS = $(strip $(if $(KERNELS),--kernels $(KERNELS)) $(if $(JOBS),--jobs $(JOBS)) \
+	$(if $(MODES),--modes $(MODES)) $(if $(PACKETS),--packets $(PACKETS)) \
+	$(if $(REPS),--reps $(REPS)) $(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) \
+	$(if $(call cmdline,OUT),--out $(OUT)))
+
 # AA, FLAME, MAXRATE and THREADED are switches, 1 or 0: any other value (AA=yes) is a
 # mistake, not "off", and stops make before anything runs
 SWITCHES := AA FLAME MAXRATE THREADED
@@ -75,7 +82,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all deps run-veth run-virtio sweep-veth check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all deps run-veth run-virtio sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -126,6 +133,12 @@ run-virtio: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
 	@$(MAKE) --no-print-directory -s all
 	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
+
+# the icount engine's comparison on each of KERNELS (default one per series), side by side
+matrix: deps
+	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
+	@$(MAKE) --no-print-directory -s all
+	$(strip $(BUILD)/xdptc matrix $(MATRIX_ARGS))
 
 # SWEEP=size or sender (default sender): a series of runs, side by side
 sweep-veth: switches deps

@@ -95,3 +95,12 @@ int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VAL
 	}
 	return n ? n : -EINVAL;
 }
+
+bool guest_kernel_spec_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 64 || s[0] < '0' || s[0] > '9')
+		return false;
+	return strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz.+~-") == n;
+}

@@ -3,6 +3,7 @@
 #ifndef XDPTC_CLI_PARSE_H
 #define XDPTC_CLI_PARSE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "drop_prog.h"
@@ -19,6 +20,12 @@ int parse_port(const char *s, uint16_t *out);
  * @max of them. Returns the number parsed, or -EINVAL (unknown or repeated mode,
  * empty list) / -E2BIG (too many). */
 int parse_modes(const char *s, enum drop_mode *out, int max);
+
+/* guest_kernel_spec_ok - is @s the shape of a Debian kernel version a user may name for a
+ * guest (`--guest-kernel`, `xdptc matrix --kernels`): a digit first, then at most 63
+ * characters of [0-9a-z.+~-] ("6.1", "7.3", "6.12.95-1~bpo12+1")? Whether such a kernel
+ * exists is for topologies/guest_kernel.sh to say. Returns true or false. */
+bool guest_kernel_spec_ok(const char *s);
 
 #define SWEEP_VALUE_LEN 32
 

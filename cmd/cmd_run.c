@@ -39,7 +39,7 @@
 enum {
 	OPT_PACKETS = 256, OPT_CPU, OPT_SEED, OPT_RATE, OPT_GUEST_KERNEL, OPT_COUNTERS,
 	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
-	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS,
+	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS, OPT_HELD_LOCK,
 };
 
 static const struct cli_opt run_opts_table[] = {
@@ -89,8 +89,11 @@ static const struct cli_opt run_opts_table[] = {
 	  "10% of --packets", "WARMUP" },
 	{ "rate", OPT_RATE, "PPS", "sender pace in packets/s, k/M suffixes allowed; 0: as "
 	  "fast as possible", "unpaced; virtio 50k; virtio under icount 30k", "RATE" },
-	{ "guest-kernel", OPT_GUEST_KERNEL, "6.1|6.12", "guest kernel (virtio, or the icount "
-	  "engine): 6.1 (bookworm) or 6.12 (bookworm-backports)", "6.1", "GUEST_KERNEL" },
+	{ "guest-kernel", OPT_GUEST_KERNEL, "VERSION", "guest kernel (virtio, or the icount "
+	  "engine): a Debian kernel's version prefix (6.1, 6.12, 6.18, 7.3: the newest patch "
+	  "level in bookworm, trixie, their backports or sid) or its full package version "
+	  "(6.12.95-1~bpo12+1); fetched through a private apt configuration in the cache "
+	  "(docs/engines.md)", "6.1", "GUEST_KERNEL" },
 	{ "engine", OPT_ENGINE, "host|icount", "host: measure on this machine; icount: under "
 	  "qemu's -icount shift=0,sleep=off, where guest time counts guest instructions: "
 	  "veth runs the whole experiment inside such a guest, virtio boots its DUT guest so; "
@@ -128,6 +131,8 @@ static const struct cli_opt run_opts_table[] = {
 	{ "verbose", 'v', NULL, "print libbpf's messages on stderr" },
 	{ "inside-icount", OPT_INSIDE_ICOUNT, "FILE", "the inner run of the icount engine, "
 	  "inside its guest: every option from FILE (run_opts_to_json)", .flags = CLI_HIDDEN },
+	{ "held-lock", OPT_HELD_LOCK, "FD", "one run of `xdptc matrix`, which holds the run "
+	  "lock on the inherited FD", .flags = CLI_HIDDEN },
 	{ NULL },
 };
 
@@ -233,6 +238,11 @@ static int run_opt_apply(struct run_parse *p, int c)
 			return bad_value("--engine", optarg, "host or icount");
 		break;
 	case OPT_INSIDE_ICOUNT: p->inside_file = optarg; break;
+	case OPT_HELD_LOCK:
+		p->o.held_lock = atoi(optarg);
+		if (p->o.held_lock <= 2)
+			return bad_value("--held-lock", optarg, "an inherited file descriptor");
+		break;
 	case OPT_THREADED_NAPI: p->o.threaded_napi = true; break;
 	case OPT_NAPI_CPU: /* implies --threaded-napi */
 		return parse_napi_cpu(p, optarg);
@@ -253,8 +263,9 @@ static int run_opt_apply(struct run_parse *p, int c)
 	case OPT_PMU_EVENTS:
 		return parse_pmu_events(p, optarg);
 	case OPT_GUEST_KERNEL:
-		if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
-			return bad_value("--guest-kernel", optarg, "6.1 or 6.12");
+		if (!guest_kernel_spec_ok(optarg))
+			return bad_value("--guest-kernel", optarg, "a kernel version such as 6.1, "
+					 "6.18, 7.3 or 6.12.95-1~bpo12+1");
 		p->o.guest_kernel = optarg;
 		p->guest_kernel_set = 1;
 		break;

@@ -56,6 +56,8 @@ struct run_opts {
 	const char *guest_kernel;  /* the guest's kernel (virtio, icount): "6.1", "6.12";
 				    * NULL: virtio.sh's default */
 	int quiet;
+	int held_lock;             /* > 0: the run lock is held already on this inherited fd
+				    * (`xdptc matrix` runs its runs under its own lock) */
 	const char *pmu_events;    /* perf events counted by perf stat in the timing pass, a
 				    * comma list as perf spells them (default
 				    * "cycles,instructions"); "" none */

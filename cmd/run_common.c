@@ -207,9 +207,20 @@ int run_make_parents(const char *path)
 	return mkdir(tmp, 0755) && errno != EEXIST ? -errno : 0;
 }
 
-/* One run at a time per machine: concurrent runs would share CPUs and bias each
- * other's numbers. Returns the lock fd, or -1 with the holder's pid in *@holder. */
-static int run_lock_take(int *holder)
+/* The run lock on @held, inherited from `xdptc matrix`, which holds it for its runs: it
+ * must be the lock file and locked by this open file (flock succeeds again). Returns a
+ * copy of it (close-on-exec), or -1. */
+static int run_lock_inherited(int held)
+{
+	struct stat a, b;
+
+	if (fstat(held, &a) || stat(XDPTC_RUN_LOCK, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || flock(held, LOCK_EX | LOCK_NB))
+		return -1;
+	return fcntl(held, F_DUPFD_CLOEXEC, 3);
+}
+
+int run_lock_take(int *holder)
 {
 	char buf[32];
 	int fd, n;
@@ -247,7 +258,12 @@ int run_begin(const struct run_opts *o, struct topology *t)
 {
 	int lock_fd, holder;
 
-	lock_fd = run_lock_take(&holder);
+	lock_fd = o->held_lock > 0 ? run_lock_inherited(o->held_lock) : run_lock_take(&holder);
+	if (lock_fd < 0 && o->held_lock > 0) {
+		fprintf(stderr, "xdptc: --held-lock %d is not the run lock held for this run\n",
+			o->held_lock);
+		return -1;
+	}
 	if (lock_fd < 0) {
 		char who[32] = "";
 

@@ -46,6 +46,11 @@ int run_topology_cmd(const struct run_opts *o, const char *topology, const char 
  * xdptc-XXXXXX prefix). Returns the lock's fd (close it at the end), or -1. */
 int run_begin(const struct run_opts *o, struct topology *t);
 
+/* run_lock_take - take the machine's run lock (XDPTC_RUN_LOCK), recording this process
+ * as its holder; a holder that is gone is waited for up to 3 s. Returns the lock's fd
+ * (close-on-exec), or -1 with the holder's pid (0: unknown) in *@holder. */
+int run_lock_take(int *holder);
+
 /* run_signals_install - SIGINT, SIGTERM, SIGHUP set the stop flag (run_stopped) and kill
  * a trial's sender; SIGPIPE is ignored. */
 void run_signals_install(void);

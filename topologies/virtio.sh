@@ -6,11 +6,19 @@
 #   virtio.sh down PREFIX    stop the guest, remove the namespace and the run's files
 #   virtio.sh exec PREFIX CMD...   run a shell command in the guest (through the agent)
 #   virtio.sh cleanup        remove topologies whose run is gone (like veth.sh cleanup)
-#   virtio.sh kernel         fetch and unpack the guest kernel; print its directory
+#   virtio.sh kernel         fetch and unpack the guest kernel GUEST_KERNEL and build its
+#                            initramfs (what a boot needs); print KDIR, KERNEL_PACKAGE,
+#                            KERNEL_VERSION, KERNEL_SUITE, KERNEL_RELEASE as KEY=VALUE
+#   virtio.sh kernel-resolve SPEC   print "UPSTREAM PACKAGE VERSION SUITE" of the Debian
+#                            kernel SPEC names (guest_kernel.sh; exit 2: none does)
+#   virtio.sh kernel-defaults   one version prefix per kernel series available, oldest
+#                            first (the matrix's default KERNELS)
 #   virtio.sh probe-accel    print "kvm|why" or "tcg|why" (a KVM test boot, cached)
 #
 # Environment:
-#   GUEST_KERNEL=6.1|6.12   Debian's bookworm 6.1 (default) or bookworm-backports 6.12
+#   GUEST_KERNEL=SPEC       the guest kernel: a version prefix (6.1, the default; 6.12,
+#                           6.18, 7.3) or a full Debian package version, the newest
+#                           match in bookworm, trixie, their backports, or sid
 #   XDPTC_CACHE=DIR         where kernels and initramfs images are kept
 #                           (default /var/cache/xdptc; never inside the source tree)
 #   XDPTC_OWNER_PID=PID     the process that owns the topology (default: the caller;
@@ -25,8 +33,9 @@
 #                           /run/xdptc-share (9p tag xdptcshare): the icount engine's
 #                           results and progress log
 #
-# The guest kernel comes from Debian's package (apt-get download + dpkg-deb -x into the
-# cache; nothing is installed on the host). The initramfs (busybox-static plus the
+# The guest kernel comes from Debian's package (apt-get download through a private apt
+# configuration in the cache + dpkg-deb -x into the cache; nothing is installed on the
+# host, the host's apt sources are left alone: guest_kernel.sh). The initramfs (busybox-static plus the
 # modules virtio-net, 9p, overlay, virtio_console, sch_ingress, cls_bpf and veth need,
 # resolved with depmod/modprobe for that kernel) mounts the host's root read-only over
 # 9p under a tmpfs overlay, so the guest runs the very binaries built on the host.
@@ -52,55 +61,18 @@ die() {
 }
 
 usage() {
-	echo "usage: $0 up PREFIX | down PREFIX | exec PREFIX CMD... | cleanup | kernel | probe-accel" >&2
+	echo "usage: $0 up PREFIX | down PREFIX | exec PREFIX CMD... | cleanup | kernel | kernel-resolve SPEC | kernel-defaults | probe-accel" >&2
 	exit 2
 }
 
 
 # ---- guest kernel ----
 
-# The Debian package of the guest kernel for GUEST_KERNEL.
-kernel_package() {
-	case "${GUEST_KERNEL:-6.1}" in
-	6.1) apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-6\.1\./ {print $2; exit}' ;;
-	6.12) apt-cache -t bookworm-backports depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-6\.12\./ {print $2; exit}' ;;
-	*) echo "virtio.sh: GUEST_KERNEL must be 6.1 or 6.12, not '$GUEST_KERNEL'" >&2; exit 2 ;;
-	esac
-}
+. "$HERE/guest_kernel.sh"
 
-# Fetch and unpack the kernel into $CACHE/PKG; set KDIR to that directory. What is not
-# complete is never left in the cache: the download goes to a directory of its own and
-# the unpacked tree is moved into place whole (both removed when the script ends early).
+# Fetch and unpack the guest kernel GUEST_KERNEL (default 6.1) into the cache; set KDIR.
 kernel_dir() {
-	pkg=$(kernel_package)
-	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
-		# apt's lists may be missing or stale on a fresh machine: refresh once
-		echo "virtio.sh: refreshing apt's package lists to find the guest kernel" >&2
-		apt-get update -q >/dev/null 2>&1 || true
-		pkg=$(kernel_package)
-	fi
-	[ -n "$pkg" ] || die "no guest kernel package for GUEST_KERNEL=${GUEST_KERNEL:-6.1} in apt's lists (run 'apt-get update'; 6.12 needs bookworm-backports in apt's sources)"
-	kdir_path=$CACHE/$pkg
-	if [ ! -f "$kdir_path/.complete" ]; then
-		echo "virtio.sh: fetching guest kernel $pkg into $CACHE (once)" >&2
-		mkdir -p "$CACHE"
-		dl=$(mktemp -d "$CACHE/.download.XXXXXX")
-		scratch "$dl"
-		(cd "$dl" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
-			die "cannot download $pkg from Debian's archive"
-		deb=$(ls "$dl/${pkg}_"*.deb | head -n 1)
-		echo "virtio.sh: unpacking $pkg" >&2
-		part=$(mktemp -d "$CACHE/.unpack.XXXXXX")
-		scratch "$part"
-		dpkg-deb -x "$deb" "$part"
-		rm -rf "$dl"
-		touch "$part/.complete"
-		rm -rf "$kdir_path"
-		mv "$part" "$kdir_path"
-	fi
-	KDIR=$kdir_path
+	kernel_fetch "${GUEST_KERNEL:-6.1}"
 }
 
 kernel_version() {
@@ -338,7 +310,14 @@ down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
 exec) [ $# -ge 3 ] || usage; check_prefix "$2"; p=$2; shift 2
 	exec "${XDPTC_BIN:-$REPO/build/xdptc}" guest-exec --ctl "$STATE_DIR/$p/ctl.sock" -- "$@" ;;
 cleanup) [ $# -eq 1 ] || usage; cleanup ;;
-kernel) [ $# -eq 1 ] || usage; kernel_dir; echo "$KDIR" ;;
+kernel) [ $# -eq 1 ] || usage; kernel_dir; initramfs "$KDIR"
+	echo "KDIR=$KDIR"
+	echo "KERNEL_PACKAGE=$KPKG"
+	echo "KERNEL_VERSION=$KVERSION"
+	echo "KERNEL_SUITE=$KSUITE"
+	echo "KERNEL_RELEASE=$(kernel_version "$KDIR")" ;;
+kernel-resolve) [ $# -eq 2 ] || usage; kernel_refresh_lists; kernel_resolve "$2" ;;
+kernel-defaults) [ $# -eq 1 ] || usage; kernel_refresh_lists; kernel_defaults ;;
 probe-accel) [ $# -eq 1 ] || usage
 	kernel_dir
 	initramfs "$KDIR"

@@ -99,6 +99,24 @@ static void test_parse_sweep_values(void **state)
 	assert_int_equal(parse_sweep_values("sender", "udp,tcp", v, 16), -EINVAL);
 }
 
+/* what --guest-kernel and --kernels accept: Debian kernel versions, nothing a shell or
+ * apt would read as more */
+static void test_guest_kernel_spec(void **state)
+{
+	static const char *const good[] = { "6.1", "6.18", "7.3", "6.12.95", "6.12.95-1~bpo12+1",
+					    "6.1.192-3" };
+	static const char *const bad[] = { "", "v6.1", "6.1;rm", "6.1 ", "6.1/..", "6.1'",
+					   "-6.1", "6.1$x", "6.1=1" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_true(guest_kernel_spec_ok(good[i]));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (guest_kernel_spec_ok(bad[i]))
+			fail_msg("'%s' accepted", bad[i]);
+	assert_false(guest_kernel_spec_ok("66666666666666666666666666666666666666666666666666666666666666666"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_parse_modes),
 		cmocka_unit_test(test_mode_names_round_trip),
 		cmocka_unit_test(test_parse_sweep_values),
+		cmocka_unit_test(test_guest_kernel_spec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,7 +114,7 @@ static void test_every_option_parses_and_is_documented(void **state)
 		}
 		free(help);
 	}
-	assert_int_equal(commands, 12);
+	assert_int_equal(commands, 13);
 	assert_true(options > 40);
 }
 
@@ -217,11 +217,11 @@ static void test_man_page_shows_every_option(void **state)
 	free(text);
 }
 
-/* The Makefile's RUN_ARGS: each $(if ...) that passes an option, as
+/* The Makefile's @var (RUN_ARGS, MATRIX_ARGS): each $(if ...) that passes an option, as
  * "VAR|--opt|value-or-empty|cmdline-or-empty" lines, sorted. */
-static char *makefile_mapping(void)
+static char *makefile_mapping(const char *var)
 {
-	char *mk = read_file("Makefile"), *start = strstr(mk, "\nRUN_ARGS = "), *end, *p;
+	char *mk = read_file("Makefile"), def[64], *start, *end, *p;
 	char *out = NULL, rows[64][128];
 	size_t len = 0;
 	int n = 0;
@@ -229,6 +229,8 @@ static char *makefile_mapping(void)
 	regmatch_t m[4];
 	FILE *f = open_memstream(&out, &len);
 
+	snprintf(def, sizeof(def), "\n%s = ", var);
+	start = strstr(mk, def);
 	assert_non_null(start);
 	/* the definition runs to the first line not continued by a backslash */
 	for (end = start + 1; (end = strchr(end, '\n')) && end[-1] == '\\'; end++)
@@ -256,7 +258,7 @@ static char *makefile_mapping(void)
 				 (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so,
 				 (int)(m[2].rm_eo - m[2].rm_so), p + m[2].rm_so);
 		else
-			fail_msg("RUN_ARGS: a form this test does not know: %.60s", p);
+			fail_msg("%s: a form this test does not know: %.60s", var, p);
 	}
 	qsort(rows, (size_t)n, sizeof(rows[0]), (int (*)(const void *, const void *))strcmp);
 	for (int i = 0; i < n; i++)
@@ -269,15 +271,15 @@ static char *makefile_mapping(void)
 	return out;
 }
 
-/* the same mapping from the run table's make_var fields */
-static char *table_mapping(void)
+/* the same mapping from the make_var fields of command @cmd's table */
+static char *table_mapping(const char *cmd)
 {
 	char *out = NULL, rows[64][128];
 	size_t len = 0;
 	int n = 0;
 	FILE *f = open_memstream(&out, &len);
 
-	for (const struct cli_opt *o = cli_command_find("run")->opts; o->name; o++)
+	for (const struct cli_opt *o = cli_command_find(cmd)->opts; o->name; o++)
 		if (o->make_var)
 			snprintf(rows[n++], sizeof(rows[0]), "%s|--%s|%s|%s", o->make_var, o->name,
 				 o->make_value ? o->make_value : "",
@@ -291,15 +293,20 @@ static char *table_mapping(void)
 
 static void test_makefile_passes_what_the_table_says(void **state)
 {
-	char *mk = makefile_mapping(), *tab = table_mapping();
+	static const char *const pairs[][2] = { { "RUN_ARGS", "run" }, { "MATRIX_ARGS", "matrix" } };
 
 	(void)state;
-	if (strcmp(mk, tab))
-		fail_msg("the Makefile's RUN_ARGS and the run table (cmd/cmd_run.c) differ:\n"
-			 "Makefile:\n%s\ntable:\n%s", mk, tab);
-	assert_true(strlen(tab) > 100); /* not two empty lists */
-	free(mk);
-	free(tab);
+	for (int i = 0; i < 2; i++) {
+		char *mk = makefile_mapping(pairs[i][0]), *tab = table_mapping(pairs[i][1]);
+
+		if (strcmp(mk, tab))
+			fail_msg("the Makefile's %s and the %s table (cmd/cmd_%s.c) differ:\n"
+				 "Makefile:\n%s\ntable:\n%s", pairs[i][0], pairs[i][1], pairs[i][1],
+				 mk, tab);
+		assert_true(strlen(tab) > 60); /* not two empty lists */
+		free(mk);
+		free(tab);
+	}
 }
 
 /* docs/cli.md's synopsis is every command's usage line as --help prints it */

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* matrix.c: the kernel matrix's entries, matrix.md and its plot's data (matrix.h). */
+#include "matrix.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "summary.h"
+
+static double num(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const json_t *run)
+{
+	const json_t *s = json_object_get(run, "summary");
+	json_t *e = json_object();
+
+	json_object_set_new(e, "kernel", json_string(kernel));
+	json_object_set_new(e, "experiment", json_string(experiment));
+	json_object_set_new(e, "status", json_string("ok"));
+	json_object_set_new(e, "guest_kernel",
+			    json_string(str(json_object_get(run, "engine"), "guest_kernel")));
+	json_object_set_new(e, "time_metric", json_string(summary_time_metric(run)));
+	json_object_set_new(e, "modes", json_deep_copy(json_object_get(s, "modes")));
+	json_object_set_new(e, "deltas", json_deep_copy(json_object_get(s, "deltas")));
+	return e;
+}
+
+/* The summary of @mode in @entry, or NULL. */
+static const json_t *entry_mode(const json_t *entry, const char *mode)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(entry, "modes"), i, m)
+		if (!strcmp(str(m, "mode"), mode))
+			return m;
+	return NULL;
+}
+
+/* The delta of @b's time metric against tc in @entry, or NULL. */
+static const json_t *entry_delta(const json_t *entry, const char *b)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(entry, "deltas"), i, d)
+		if (!strcmp(str(d, "a"), "tc") && !strcmp(str(d, "b"), b) &&
+		    !strcmp(str(d, "metric"), str(entry, "time_metric")))
+			return d;
+	return NULL;
+}
+
+/* A delta as summary.md prints it: median, interval and coverage, or why none. */
+static void fmt_delta(char *buf, size_t len, const json_t *d)
+{
+	double lo = num(d, "ci95_lo"), hi = num(d, "ci95_hi");
+
+	if (!d) {
+		snprintf(buf, len, "n/a");
+	} else if (isnan(lo)) {
+		snprintf(buf, len, "%+.2f%% (%lld pairs: no interval)", 100 * num(d, "rel_delta"),
+			 json_integer_value(json_object_get(d, "pairs")));
+	} else {
+		int pr = summary_pct_decimals(lo, hi);
+
+		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * num(d, "rel_delta"), pr,
+			 100 * lo, pr, 100 * hi);
+	}
+}
+
+/* "A / B" of a per-packet count for tc and xdpdrv, "n/a" where unknown. */
+static void fmt_pair(char *buf, size_t len, const json_t *tc, const json_t *xdp, const char *k,
+		     int decimals)
+{
+	double a = num(tc, k), b = num(xdp, k);
+	char sa[32] = "n/a", sb[32] = "n/a";
+
+	if (!isnan(a))
+		snprintf(sa, sizeof(sa), "%.*f", decimals, a);
+	if (!isnan(b))
+		snprintf(sb, sizeof(sb), "%.*f", decimals, b);
+	snprintf(buf, len, "%s / %s", sa, sb);
+}
+
+static void md_head(const json_t *matrix, FILE *out)
+{
+	const json_t *h = json_object_get(matrix, "host"), *set = json_object_get(matrix, "settings");
+	const json_t *k;
+	size_t i;
+
+	fprintf(out, "# xdptc matrix: XDP against TC on %zu guest kernels\n\n",
+		json_array_size(json_object_get(matrix, "kernels")));
+	fprintf(out, "- Host: %s, kernel %s; %s\n", str(h, "cpu_model"), str(h, "kernel_release"),
+		str(h, "qemu"));
+	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
+		     "instructions, the same on any host\n");
+	fprintf(out, "- Every run: %lld packets per window, %lld timing repetitions, %lld count "
+		     "repetitions; modes %s; %lld job(s) at a time; %.0f s in all\n\n",
+		json_integer_value(json_object_get(set, "packets")),
+		json_integer_value(json_object_get(set, "reps")),
+		json_integer_value(json_object_get(set, "count_reps")), str(set, "modes"),
+		json_integer_value(json_object_get(set, "jobs")), num(matrix, "elapsed_s"));
+	fprintf(out, "| kernel | package | version | suite | guest release | measured | left out |\n"
+		     "|---|---|---|---|---|---|---|\n");
+	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", str(k, "spec"),
+			str(k, "package"), str(k, "version"), str(k, "suite"), str(k, "release"),
+			strcmp(str(k, "status"), "ok") ? "failed" : str(k, "modes"),
+			strcmp(str(k, "status"), "ok") ? str(k, "reason") : str(k, "tcx_reason"));
+}
+
+/* One row: @kernel's entry @e of an experiment. */
+static void md_row(FILE *out, const json_t *e)
+{
+	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
+	const char *tm = str(e, "time_metric");
+	char dx[96], dg[96], dt[96], built[64], stack[64], freed[64], bpf[64];
+
+	if (strcmp(str(e, "status"), "ok")) {
+		fprintf(out, "| %s | failed: %s |||||||||\n", str(e, "kernel"), str(e, "reason"));
+		return;
+	}
+	fmt_delta(dx, sizeof(dx), entry_delta(e, "xdpdrv"));
+	fmt_delta(dg, sizeof(dg), entry_delta(e, "xdpgeneric"));
+	fmt_delta(dt, sizeof(dt), entry_delta(e, "tcx"));
+	fmt_pair(built, sizeof(built), tc, xdp, "skbs_built_per_pkt", 2);
+	fmt_pair(stack, sizeof(stack), tc, xdp, "stack_entries_per_pkt", 2);
+	fmt_pair(freed, sizeof(freed), tc, xdp, "skbs_freed_per_pkt", 2);
+	fmt_pair(bpf, sizeof(bpf), tc, xdp, "bpf_ns_per_run", 0);
+	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
+		str(e, "kernel"), str(e, "guest_kernel"), num(tc, tm), num(xdp, tm), dx, dg, dt,
+		built, stack, freed, bpf);
+}
+
+int matrix_write_md(const json_t *matrix, FILE *out)
+{
+	const json_t *e;
+	size_t i;
+	char seen[16][64];
+	int nseen = 0;
+
+	md_head(matrix, out);
+	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
+		const char *exp = str(e, "experiment");
+		const json_t *f;
+		size_t j;
+		int k;
+
+		for (k = 0; k < nseen && strcmp(seen[k], exp); k++)
+			;
+		if (k < nseen || nseen == 16)
+			continue;
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", exp);
+		fprintf(out, "\n## %s\n\n| kernel (guest release) | tc instructions/pkt | xdpdrv "
+			     "instructions/pkt | xdpdrv vs tc | xdpgeneric vs tc | tcx vs tc | "
+			     "skbs built/pkt (tc / xdpdrv) | stack entries/pkt | skbs freed/pkt | "
+			     "BPF instructions/run |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
+		json_array_foreach(json_object_get(matrix, "entries"), j, f)
+			if (!strcmp(str(f, "experiment"), exp))
+				md_row(out, f);
+	}
+	fprintf(out, "\nEach delta is the median of the paired ratios of one run (the modes "
+		     "interleaved in every repetition), with the order-statistics interval of at "
+		     "least 95%% coverage; compare deltas, not instruction counts, across rows. "
+		     "tcx is left out of kernels older than 6.6, which do not have it.\n");
+	return ferror(out) ? -EIO : 0;
+}
+
+/* The data file of @exp's xdpdrv-vs-tc delta. Returns the points written, or -errno. */
+static int plot_data(const json_t *matrix, const char *dir, const char *exp)
+{
+	char path[PATH_MAX];
+	const json_t *e;
+	size_t i;
+	int n = 0, x = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/matrix-delta-%s.dat", dir, exp);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# index kernel delta_pct low_pct high_pct (xdpdrv vs tc, %s)\n", exp);
+	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
+		const json_t *d;
+		double lo, hi, v;
+
+		if (strcmp(str(e, "experiment"), exp))
+			continue;
+		x++;
+		d = entry_delta(e, "xdpdrv");
+		if (!d)
+			continue;
+		v = 100 * num(d, "rel_delta");
+		lo = isnan(num(d, "ci95_lo")) ? v : 100 * num(d, "ci95_lo");
+		hi = isnan(num(d, "ci95_hi")) ? v : 100 * num(d, "ci95_hi");
+		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", x - 1, str(e, "kernel"), v, lo, hi);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+int matrix_write_plot(const json_t *matrix, const char *dir)
+{
+	static const char *const exps[] = { "veth-udp", "veth-xdp-live", "virtio" };
+	char path[PATH_MAX];
+	int total = 0, nk = (int)json_array_size(json_object_get(matrix, "kernels"));
+	FILE *gp;
+
+	snprintf(path, sizeof(path), "%s/matrix-delta.gp", dir);
+	gp = fopen(path, "w");
+	if (!gp)
+		return -errno;
+	fprintf(gp, "# xdptc matrix: the xdpdrv-vs-tc delta of guest instructions per packet "
+		    "against the guest kernel\nset terminal svg size 900,500 noenhanced\n"
+		    "set output 'matrix-delta.svg'\nset title 'xdpdrv against tc, guest "
+		    "instructions per packet (icount), interval of at least 95%% coverage'\n"
+		    "set ylabel 'delta, percent'\nset xlabel 'guest kernel'\nset xzeroaxis\n"
+		    "set xrange [-0.5:%d.5]\nset yrange [*<0:0<*]\nset key outside\nplot", nk - 1);
+	for (size_t i = 0; i < sizeof(exps) / sizeof(exps[0]); i++) {
+		int n = plot_data(matrix, dir, exps[i]);
+
+		if (n < 0) {
+			fclose(gp);
+			return n;
+		}
+		if (!n)
+			continue;
+		fprintf(gp, "%s 'matrix-delta-%s.dat' using ($1+%.2f):3:4:5:xtic(2) with "
+			    "yerrorlines pt 7 lw 2 title '%s'", total ? "," : "", exps[i],
+			(double)i * 0.08 - 0.08, exps[i]);
+		total += n;
+	}
+	fprintf(gp, "\nset terminal pngcairo size 900,500 noenhanced\nset output "
+		    "'matrix-delta.png'\nreplot\n");
+	fclose(gp);
+	return total;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * matrix.h: the kernel matrix's results (`xdptc matrix`): one entry per guest kernel x
+ * experiment (topology and sender), each holding the per-mode summaries and deltas of
+ * its run in the same shape as the run's own run.json; matrix.json, matrix.md (kernels
+ * as rows) and the data of the plot of each delta against the kernel.
+ *
+ * matrix.json:
+ *   { "schema": "xdptc.matrix/1", "host": {cpu_model, kernel_release, qemu},
+ *     "settings": {packets, reps, count_reps, modes, jobs, profile_period},
+ *     "kernels": [ {spec, package, version, suite, release, status ("ok" or "failed"),
+ *                   reason, modes (what was measured), tcx_reason (when left out)} ],
+ *     "entries": [ {kernel (its spec), experiment, topology, sender, status, reason,
+ *                   run_dir, seconds, guest_kernel (the release the guest ran),
+ *                   time_metric, modes: [...], deltas: [...], profiles: {...}} ],
+ *     "elapsed_s": N }
+ */
+#ifndef XDPTC_MATRIX_H
+#define XDPTC_MATRIX_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* matrix_entry_from_run - an entry of matrix.json for @kernel's @experiment from the
+ * run.json @run: its summary's modes and deltas (copied), its time metric and guest
+ * kernel release. Returns a new reference. */
+json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const json_t *run);
+
+/* matrix_write_md - matrix.md for @matrix on @out: the host, the settings, the kernels
+ * with their packages, then per experiment a table with a row per kernel: the time
+ * metric of tc and xdpdrv, each mode's delta against tc with its interval, and the
+ * mechanism counts per packet. Returns 0 or -EIO. */
+int matrix_write_md(const json_t *matrix, FILE *out);
+
+/* matrix_write_plot - the plot of the xdpdrv-vs-tc delta against the kernel: one data
+ * file per experiment (matrix-delta-EXPERIMENT.dat: index, kernel, delta, low, high in
+ * percent) and a gnuplot script (matrix-delta.gp) drawing matrix-delta.svg and .png, all
+ * in @dir. Returns the number of points written, or -errno. */
+int matrix_write_plot(const json_t *matrix, const char *dir);
+
+#endif

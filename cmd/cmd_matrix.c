@@ -1,0 +1,666 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * cmd_matrix.c: xdptc matrix, the same XDP-against-TC comparison on a list of Debian
+ * guest kernels under the icount engine.
+ *
+ * Per kernel: fetch it (topologies/virtio.sh kernel: the private apt configuration of
+ * guest_kernel.sh, the initramfs), then one `xdptc run --engine icount` per experiment
+ * (veth with the udp sender, veth with the xdp-live sender, the virtio DUT), each a
+ * child process with its own results directory under OUT/<stamp>-matrix/runs/ and its
+ * log under logs/. The matrix holds the machine's run lock and hands it to its runs
+ * (--held-lock): icount numbers do not depend on the host's load, so with -j N up to N
+ * of them run side by side, while no host run can start beside them. A kernel that
+ * cannot be fetched or booted is recorded with its reason and the matrix goes on.
+ * Results: matrix.json, matrix.md, the delta plot (analysis/matrix.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_parse.h"
+#include "cli_table.h"
+#include "matrix.h"
+#include "report.h"
+#include "run.h"
+#include "run_internal.h"
+
+#define MATRIX_MAX_KERNELS 24
+#define MATRIX_NEXP 3
+
+/* The experiments of every kernel: (name, topology, sender) */
+static const struct matrix_exp {
+	const char *name, *topology, *sender;
+} matrix_exps[MATRIX_NEXP] = {
+	{ "veth-udp", "veth", "udp" },
+	{ "veth-xdp-live", "veth", "xdp-live" },
+	{ "virtio", "virtio", "udp" },
+};
+
+enum task_state { TASK_WAITING, TASK_RUNNING, TASK_DONE, TASK_FAILED };
+
+/* One child: a kernel's fetch (exp -1) or one of its experiments. */
+struct matrix_task {
+	int k, exp;
+	enum task_state state;
+	pid_t pid;
+	double start, secs;
+	char log[PATH_MAX], out[PATH_MAX]; /* stderr; the fetch's stdout or the run's OUT */
+	char reason[256];
+};
+
+struct matrix_kernel {
+	char spec[65];                     /* as the user gave it */
+	char package[96], version[64], suite[32], release[64];
+	enum task_state fetch;
+	char reason[256];
+	char modes[64];                    /* what is measured on it */
+	char tcx_reason[96];               /* why tcx is not, or "" */
+};
+
+struct matrix {
+	struct matrix_kernel k[MATRIX_MAX_KERNELS];
+	int nk;
+	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP + 1)];
+	int nt;
+	int jobs, running, lock_fd;
+	const char *modes, *topodir, *out_dir, *kernels;
+	uint64_t packets;
+	int reps, count_reps;
+	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
+	char self[PATH_MAX];               /* this binary */
+	double t0;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The last line of @path that says something (a failure's reason), into @buf. */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "no output (see %s)", path);
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] && line[0] != '[' && !strstr(line, "\r"))
+			snprintf(buf, len, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* The kernels to measure: @list, or one per series (virtio.sh kernel-defaults). */
+static int matrix_kernels(struct matrix *m, const char *list)
+{
+	char buf[1024], cmd[PATH_MAX + 64];
+	FILE *p;
+
+	if (list) {
+		snprintf(buf, sizeof(buf), "%s", list);
+	} else {
+		buf[0] = '\0';
+		snprintf(cmd, sizeof(cmd), "sh '%s/virtio.sh' kernel-defaults", m->topodir);
+		p = popen(cmd, "r");
+		for (char line[64]; p && fgets(line, sizeof(line), p);) {
+			line[strcspn(line, "\n")] = '\0';
+			if (strlen(buf) + strlen(line) + 2 < sizeof(buf))
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+					 buf[0] ? "," : "", line);
+		}
+		if (!p || pclose(p) || !buf[0]) {
+			fprintf(stderr, "xdptc matrix: cannot list Debian's kernels (virtio.sh "
+					"kernel-defaults failed)\n");
+			return 1;
+		}
+	}
+	for (char *save = NULL, *s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (!guest_kernel_spec_ok(s))
+			return bad_value("--kernels", s, "kernel versions such as 6.1,6.18,7.3");
+		if (m->nk == MATRIX_MAX_KERNELS)
+			return bad_value("--kernels", list, "at most 24 kernels");
+		snprintf(m->k[m->nk++].spec, sizeof(m->k[0].spec), "%s", s);
+	}
+	return m->nk ? -1 : need_opt("matrix", "--kernels LIST");
+}
+
+/* The modes measured on kernel @k: the user's, without tcx before Linux 6.6. */
+static void kernel_modes(struct matrix *m, struct matrix_kernel *k)
+{
+	int major = 0, minor = 0;
+	char buf[64];
+
+	snprintf(k->modes, sizeof(k->modes), "%s", m->modes);
+	if (!strstr(m->modes, "tcx") || sscanf(k->release, "%d.%d", &major, &minor) != 2 ||
+	    major > 6 || (major == 6 && minor >= 6))
+		return;
+	snprintf(k->tcx_reason, sizeof(k->tcx_reason), "tcx (Linux %d.%d has none; it came "
+		 "in 6.6)", major, minor);
+	buf[0] = '\0';
+	for (char *save = NULL, *s = strtok_r(k->modes, ",", &save); s; s = strtok_r(NULL, ",", &save))
+		if (strcmp(s, "tcx"))
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", buf[0] ? "," : "", s);
+	snprintf(k->modes, sizeof(k->modes), "%s", buf);
+}
+
+/* The fetch's KEY=VALUE lines into @k. */
+static void read_fetch(struct matrix_kernel *k, const char *path)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, '=');
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		v[strcspn(v, "\n")] = '\0';
+		if (!strcmp(line, "KERNEL_PACKAGE"))
+			snprintf(k->package, sizeof(k->package), "%s", v);
+		else if (!strcmp(line, "KERNEL_VERSION"))
+			snprintf(k->version, sizeof(k->version), "%s", v);
+		else if (!strcmp(line, "KERNEL_SUITE"))
+			snprintf(k->suite, sizeof(k->suite), "%s", v);
+		else if (!strcmp(line, "KERNEL_RELEASE"))
+			snprintf(k->release, sizeof(k->release), "%s", v);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Start task @t: a child with stdin from /dev/null, stdout and stderr to its files. */
+static int task_start(struct matrix *m, struct matrix_task *t)
+{
+	struct matrix_kernel *k = &m->k[t->k];
+	char num[3][32], lock[16];
+	pid_t pid;
+
+	snprintf(num[0], sizeof(num[0]), "%llu", (unsigned long long)m->packets);
+	snprintf(num[1], sizeof(num[1]), "%d", m->reps);
+	snprintf(num[2], sizeof(num[2]), "%d", m->count_reps);
+	snprintf(lock, sizeof(lock), "%d", m->lock_fd);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char vmpath[PATH_MAX + 16];
+		int in = open("/dev/null", O_RDONLY);
+		int err = open(t->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int out = t->exp < 0 ? open(t->out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : in;
+
+		if (in < 0 || err < 0 || out < 0)
+			_exit(126);
+		dup2(in, 0);
+		dup2(t->exp < 0 ? out : err, 1);
+		dup2(err, 2);
+		setpgid(0, 0); /* a stop is passed on by the matrix, to each group */
+		prctl(PR_SET_PDEATHSIG, SIGTERM); /* and a matrix killed outright stops it too */
+		if (getppid() == 1)
+			_exit(130);
+		if (t->exp < 0) {
+			snprintf(vmpath, sizeof(vmpath), "%s/virtio.sh", m->topodir);
+			setenv("GUEST_KERNEL", k->spec, 1);
+			execlp("sh", "sh", vmpath, "kernel", (char *)NULL);
+		} else {
+			const struct matrix_exp *x = &matrix_exps[t->exp];
+
+			fcntl(m->lock_fd, F_SETFD, 0); /* the run lock, handed down */
+			execl(m->self, "xdptc", "run", "--engine", "icount", "--topology",
+			      x->topology, "--sender", x->sender, "--guest-kernel", k->version,
+			      "--modes", k->modes, "--packets", num[0], "--reps", num[1],
+			      "--count-reps", num[2], "--out", t->out, "--quiet", "--held-lock",
+			      lock, (char *)NULL);
+		}
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	t->pid = pid;
+	t->state = TASK_RUNNING;
+	t->start = now_s();
+	m->running++;
+	return 0;
+}
+
+/* The next task that may start, or NULL: a kernel's fetch, then its experiments once it
+ * is fetched, kernels in order. */
+static struct matrix_task *task_next(struct matrix *m)
+{
+	for (int i = 0; i < m->nt; i++) {
+		struct matrix_task *t = &m->t[i];
+
+		if (t->state != TASK_WAITING)
+			continue;
+		if (t->exp < 0 || m->k[t->k].fetch == TASK_DONE)
+			return t;
+	}
+	return NULL;
+}
+
+/* "1h02m", "3m05s", "42s" */
+static void fmt_dur(char *buf, size_t len, double s)
+{
+	long v = (long)(s + 0.5);
+
+	if (v >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", v / 3600, v / 60 % 60);
+	else if (v >= 60)
+		snprintf(buf, len, "%ldm%02lds", v / 60, v % 60);
+	else
+		snprintf(buf, len, "%lds", v);
+}
+
+/* A progress line for the end of @t, with an ETA over the whole matrix: the mean time
+ * of the experiments done so far (fetches likewise), over the jobs. */
+static void task_progress(const struct matrix *m, const struct matrix_task *t)
+{
+	double run_sum = 0, fetch_sum = 0, left = 0;
+	int done = 0, runs = 0, fetches = 0, runs_left = 0, fetches_left = 0;
+	char el[32], eta[32];
+
+	for (int i = 0; i < m->nt; i++) {
+		const struct matrix_task *u = &m->t[i];
+		bool over = u->state == TASK_DONE || u->state == TASK_FAILED;
+
+		done += over;
+		if (over && u->state == TASK_DONE)
+			*(u->exp < 0 ? &fetch_sum : &run_sum) += u->secs;
+		if (over && u->state == TASK_DONE)
+			(*(u->exp < 0 ? &fetches : &runs))++;
+		if (!over)
+			(*(u->exp < 0 ? &fetches_left : &runs_left))++;
+	}
+	left = (runs ? run_sum / runs : 180.0) * runs_left +
+	       (fetches ? fetch_sum / fetches : 30.0) * fetches_left;
+	fmt_dur(el, sizeof(el), now_s() - m->t0);
+	fmt_dur(eta, sizeof(eta), left / m->jobs);
+	fprintf(stderr, "xdptc matrix: [%d/%d] %s %s %s in %.0f s%s%s; elapsed %s, ETA %s\n",
+		done, m->nt, m->k[t->k].spec, t->exp < 0 ? "fetch" : matrix_exps[t->exp].name,
+		t->state == TASK_DONE ? "done" : "FAILED", t->secs, t->state == TASK_DONE ? "" : ": ",
+		t->state == TASK_DONE ? "" : t->reason, el, done == m->nt ? "0s" : eta);
+}
+
+/* The experiments of kernel @k cannot run: each recorded as failed for @why. */
+static void kernel_failed(struct matrix *m, int k, const char *why)
+{
+	m->k[k].fetch = TASK_FAILED;
+	snprintf(m->k[k].reason, sizeof(m->k[k].reason), "%s", why);
+	for (int i = 0; i < m->nt; i++)
+		if (m->t[i].k == k && m->t[i].exp >= 0 && m->t[i].state == TASK_WAITING) {
+			m->t[i].state = TASK_FAILED;
+			snprintf(m->t[i].reason, sizeof(m->t[i].reason), "%s", why);
+		}
+}
+
+/* A child @pid ended with status @st: its task's outcome. */
+static void task_ended(struct matrix *m, pid_t pid, int st)
+{
+	struct matrix_task *t = NULL;
+
+	for (int i = 0; i < m->nt && !t; i++)
+		if (m->t[i].pid == pid && m->t[i].state == TASK_RUNNING)
+			t = &m->t[i];
+	if (!t)
+		return;
+	m->running--;
+	t->secs = now_s() - t->start;
+	t->state = WIFEXITED(st) && !WEXITSTATUS(st) ? TASK_DONE : TASK_FAILED;
+	if (t->state == TASK_FAILED)
+		last_line(t->log, t->reason, sizeof(t->reason));
+	if (t->exp < 0 && t->state == TASK_DONE) {
+		struct matrix_kernel *k = &m->k[t->k];
+
+		read_fetch(k, t->out);
+		k->fetch = TASK_DONE;
+		kernel_modes(m, k);
+		fprintf(stderr, "xdptc matrix: %s is %s %s (%s), release %s; measuring %s%s%s\n",
+			k->spec, k->package, k->version, k->suite, k->release, k->modes,
+			k->tcx_reason[0] ? "; not " : "", k->tcx_reason);
+	} else if (t->exp < 0) {
+		kernel_failed(m, t->k, t->reason);
+	}
+	task_progress(m, t);
+}
+
+/* Run every task, at most m->jobs at a time. Returns 0, or 130 when stopped (every
+ * child stopped and waited for). */
+static int matrix_schedule(struct matrix *m)
+{
+	for (;;) {
+		struct matrix_task *t;
+		int st;
+		pid_t pid;
+
+		while (!run_stopped() && m->running < m->jobs && (t = task_next(m))) {
+			int e = task_start(m, t);
+
+			if (e) {
+				t->state = TASK_FAILED;
+				snprintf(t->reason, sizeof(t->reason), "fork: %s", strerror(-e));
+			}
+		}
+		if (run_stopped()) {
+			for (int i = 0; i < m->nt; i++)
+				if (m->t[i].state == TASK_RUNNING)
+					kill(-m->t[i].pid, SIGTERM);
+		}
+		if (!m->running)
+			return run_stopped() ? 130 : 0;
+		pid = waitpid(-1, &st, 0);
+		if (pid > 0)
+			task_ended(m, pid, st);
+		else if (errno != EINTR)
+			return 1;
+	}
+}
+
+/* The one run directory under @parent into @dir (0), or -ENOENT. */
+static int run_dir_in(const char *parent, char *dir, size_t len)
+{
+	char cmd[PATH_MAX + 64];
+	FILE *p;
+	int e = -ENOENT;
+
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/ 2>/dev/null | head -n 1", parent);
+	p = popen(cmd, "r");
+	if (p && fgets(dir, (int)len, p)) {
+		dir[strcspn(dir, "\n")] = '\0';
+		if (dir[0] && dir[strlen(dir) - 1] == '/')
+			dir[strlen(dir) - 1] = '\0';
+		e = dir[0] ? 0 : -ENOENT;
+	}
+	if (p)
+		pclose(p);
+	return e;
+}
+
+static json_t *kernel_json(const struct matrix_kernel *k)
+{
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "spec", k->spec, "package",
+			      k->package, "version", k->version, "suite", k->suite, "release",
+			      k->release, "status", k->fetch == TASK_DONE ? "ok" : "failed");
+
+	json_object_set_new(j, "reason", k->fetch == TASK_DONE ? json_null() : json_string(k->reason));
+	json_object_set_new(j, "modes", json_string(k->modes));
+	json_object_set_new(j, "tcx_reason", k->tcx_reason[0] ? json_string(k->tcx_reason) : json_null());
+	return j;
+}
+
+/* matrix.json's entry of experiment task @t. */
+static json_t *task_entry(const struct matrix *m, const struct matrix_task *t)
+{
+	const struct matrix_exp *x = &matrix_exps[t->exp];
+	char dir[PATH_MAX], err[512];
+	json_t *run = NULL, *e;
+
+	if (t->state == TASK_DONE && (run_dir_in(t->out, dir, sizeof(dir)) ||
+				      report_load(dir, &run, err, sizeof(err))))
+		run = NULL;
+	if (run) {
+		e = matrix_entry_from_run(m->k[t->k].spec, x->name, run);
+		json_object_set_new(e, "run_dir", json_string(dir + strlen(m->dir) + 1));
+		json_decref(run);
+	} else {
+		e = json_pack("{s:s, s:s, s:s}", "kernel", m->k[t->k].spec, "experiment", x->name,
+			      "status", "failed");
+		json_object_set_new(e, "reason", json_string(t->state == TASK_DONE
+					? "its run directory cannot be read" : t->reason));
+	}
+	json_object_set_new(e, "topology", json_string(x->topology));
+	json_object_set_new(e, "sender", json_string(x->sender));
+	json_object_set_new(e, "seconds", json_real(t->secs));
+	return e;
+}
+
+static json_t *matrix_json(const struct matrix *m)
+{
+	char cpu[160], qemu[160] = "";
+	struct utsname u;
+	json_t *j = json_object(), *ks = json_array(), *es = json_array();
+	FILE *p = popen("qemu-system-x86_64 --version 2>/dev/null | head -n 1", "r");
+
+	if (p && fgets(qemu, sizeof(qemu), p))
+		qemu[strcspn(qemu, "\n")] = '\0';
+	if (p)
+		pclose(p);
+	uname(&u);
+	machine_cpu_model(cpu, sizeof(cpu));
+	json_object_set_new(j, "schema", json_string("xdptc.matrix/1"));
+	json_object_set_new(j, "host", json_pack("{s:s, s:s, s:s}", "cpu_model", cpu,
+						 "kernel_release", u.release, "qemu", qemu));
+	json_object_set_new(j, "settings", json_pack("{s:I, s:i, s:i, s:s, s:i}", "packets",
+						     (json_int_t)m->packets, "reps", m->reps,
+						     "count_reps", m->count_reps, "modes", m->modes,
+						     "jobs", m->jobs));
+	for (int i = 0; i < m->nk; i++)
+		json_array_append_new(ks, kernel_json(&m->k[i]));
+	for (int i = 0; i < m->nt; i++)
+		if (m->t[i].exp >= 0)
+			json_array_append_new(es, task_entry(m, &m->t[i]));
+	json_object_set_new(j, "kernels", ks);
+	json_object_set_new(j, "entries", es);
+	json_object_set_new(j, "elapsed_s", json_real(now_s() - m->t0));
+	return j;
+}
+
+/* matrix.json, matrix.md (also on stdout) and the plot. Returns 0 or 1 (said why). */
+static int matrix_write(const struct matrix *m)
+{
+	char path[PATH_MAX + 32], cmd[PATH_MAX + 128], line[1024];
+	json_t *j = matrix_json(m);
+	FILE *f;
+	int e;
+
+	snprintf(path, sizeof(path), "%s/matrix.json", m->dir);
+	e = json_dump_file(j, path, JSON_INDENT(2)) ? -EIO : 0;
+	snprintf(path, sizeof(path), "%s/matrix.md", m->dir);
+	f = fopen(path, "w");
+	if (e || !f || matrix_write_md(j, f) || fclose(f)) {
+		fprintf(stderr, "xdptc matrix: cannot write in %s\n", m->dir);
+		json_decref(j);
+		return 1;
+	}
+	if (matrix_write_plot(j, m->dir) > 0) {
+		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot matrix-delta.gp 2>/dev/null", m->dir);
+		if (system(cmd))
+			fprintf(stderr, "xdptc matrix: the plot was not drawn (gnuplot failed)\n");
+	}
+	json_decref(j);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	if (f)
+		fclose(f);
+	fprintf(stderr, "xdptc matrix: %s/ (matrix.json, matrix.md, matrix-delta.svg, runs/, logs/)\n",
+		m->dir);
+	return 0;
+}
+
+/* The tasks: per kernel its fetch and its experiments, with their files. */
+static int matrix_plan(struct matrix *m)
+{
+	for (int k = 0; k < m->nk; k++)
+		for (int x = -1; x < MATRIX_NEXP; x++) {
+			struct matrix_task *t = &m->t[m->nt++];
+			const char *name = x < 0 ? "fetch" : matrix_exps[x].name;
+
+			t->k = k;
+			t->exp = x;
+			snprintf(t->log, sizeof(t->log), "%s/logs/%s-%s.log", m->dir, m->k[k].spec, name);
+			snprintf(t->out, sizeof(t->out), x < 0 ? "%s/logs/%s-%s.out" : "%s/runs/%s-%s",
+				 m->dir, m->k[k].spec, name);
+			if (x >= 0 && mkdir(t->out, 0755))
+				return -errno;
+		}
+	return 0;
+}
+
+/* OUT/<stamp>-matrix with its logs/ and runs/. Returns 0 or -errno. */
+static int matrix_dirs(struct matrix *m)
+{
+	char stamp[32], sub[PATH_MAX + 16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(m->dir, sizeof(m->dir), "%s/%s-matrix", m->out_dir, stamp);
+	if (mkdir(m->out_dir, 0755) && errno != EEXIST)
+		return -errno;
+	if (mkdir(m->dir, 0755))
+		return -errno;
+	snprintf(sub, sizeof(sub), "%s/logs", m->dir);
+	if (mkdir(sub, 0755))
+		return -errno;
+	snprintf(sub, sizeof(sub), "%s/runs", m->dir);
+	return mkdir(sub, 0755) ? -errno : 0;
+}
+
+enum { OPT_KERNELS = 256, OPT_COUNT_REPS };
+
+static const struct cli_opt matrix_opts[] = {
+	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
+	  "prefix (6.1, 6.18, 7.3: the newest patch level in bookworm, trixie, their "
+	  "backports or sid) or a full package version", "one per series available, newest "
+	  "patch level", "KERNELS" },
+	{ "modes", 'm', "LIST", "modes measured on every kernel (tcx is left out, and said so "
+	  "before measuring, on kernels older than 6.6)", "tc,tcx,xdpgeneric,xdpdrv", "MODES" },
+	{ "packets", 'n', "N", "packets per measured window (k/M suffixes)", "20k", "PACKETS" },
+	{ "reps", 'r', "N", "repetitions of the timing pass per run (6 or more give each delta "
+	  "an interval)", "11", "REPS" },
+	{ "count-reps", OPT_COUNT_REPS, "N", "repetitions of the count and BPF-statistics "
+	  "passes per run", "2", "COUNT_REPS" },
+	{ "jobs", 'j', "N", "runs side by side (icount numbers do not depend on the host's "
+	  "load; each guest takes a host CPU)", "1", "JOBS" },
+	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
+	  .flags = CLI_MAKE_CMDLINE },
+	{ NULL },
+};
+
+/* Parse the options into @m. Returns -1 to go on, or the exit status. */
+static int matrix_parse(struct matrix *m, int argc, char **argv)
+{
+	enum drop_mode modes[RUN_MAX_MODES];
+	uint64_t v;
+	int c;
+
+	while ((c = cli_next(&cli_cmd_matrix, argc, argv)) > 0) {
+		switch (c) {
+		case OPT_KERNELS: m->kernels = optarg; break;
+		case 'm':
+			if (parse_modes(optarg, modes, RUN_MAX_MODES) < 1)
+				return bad_mode(optarg);
+			m->modes = optarg;
+			break;
+		case 'n':
+			if (parse_count(optarg, 1000000000ull, &m->packets) || m->packets < 1000)
+				return bad_value("--packets", optarg, "1000 or more");
+			break;
+		case 'r':
+		case OPT_COUNT_REPS:
+		case 'j':
+			if (parse_count(optarg, 100, &v) || v < (c == 'r' ? 2u : 1u))
+				return bad_value(c == 'r' ? "--reps" : c == 'j' ? "--jobs" : "--count-reps",
+						 optarg, c == 'r' ? "2-100" : "1-100");
+			*(c == 'r' ? &m->reps : c == 'j' ? &m->jobs : &m->count_reps) = (int)v;
+			break;
+		case 'o': m->out_dir = optarg; break;
+		}
+	}
+	if (c < 0)
+		return cli_exit(c);
+	if (optind != argc)
+		return bad_value("matrix", argv[optind], "options only");
+	if (strncmp(m->modes, "tc,", 3))
+		return bad_value("--modes", m->modes, "tc first: every delta is against tc");
+	return -1;
+}
+
+int cmd_matrix(int argc, char **argv)
+{
+	static struct matrix m;
+	static char topodir[PATH_MAX];
+	int holder = 0, e, st;
+
+	memset(&m, 0, sizeof(m));
+	m.modes = "tc,tcx,xdpgeneric,xdpdrv";
+	m.out_dir = "results";
+	m.packets = 20000;
+	m.reps = 11;
+	m.count_reps = 2;
+	m.jobs = 1;
+	e = matrix_parse(&m, argc, argv);
+	if (e >= 0)
+		return e;
+	if (check_privilege())
+		return 1;
+	default_topologies_dir(topodir, sizeof(topodir));
+	m.topodir = topodir;
+	if (!realpath("/proc/self/exe", m.self))
+		return 1;
+	m.lock_fd = run_lock_take(&holder);
+	if (m.lock_fd < 0) {
+		fprintf(stderr, "xdptc matrix: another xdptc run (pid %d) is measuring on this "
+				"machine; wait for it to finish\n", holder);
+		return 1;
+	}
+	run_signals_install();
+	m.t0 = now_s();
+	e = matrix_kernels(&m, m.kernels);
+	if (e >= 0)
+		return e;
+	e = matrix_dirs(&m);
+	if (!e)
+		e = matrix_plan(&m);
+	if (e) {
+		fprintf(stderr, "xdptc matrix: cannot create %s: %s\n", m.dir, strerror(-e));
+		return 1;
+	}
+	fprintf(stderr, "xdptc matrix: %d kernel(s) x %d experiments, %d at a time, into %s/\n",
+		m.nk, MATRIX_NEXP, m.jobs, m.dir);
+	st = matrix_schedule(&m);
+	if (st == 130) {
+		fprintf(stderr, "xdptc matrix: interrupted; what was measured is in %s/\n", m.dir);
+		return 130;
+	}
+	if (matrix_write(&m))
+		return 1;
+	for (int i = 0; i < m.nt; i++)
+		if (m.t[i].state != TASK_DONE)
+			return 1;
+	return 0;
+}
+
+const struct cli_command cli_cmd_matrix = {
+	.name = "matrix",
+	.fn = cmd_matrix,
+	.brief = "XDP against TC on a list of Debian guest kernels (icount engine)",
+	.about = "Fetch each guest kernel (Debian's package, through a private apt "
+		 "configuration in the cache: the host's apt sources are never changed, nothing "
+		 "is installed) and run the icount engine's comparison on it: the veth "
+		 "experiment with the udp and the xdp-live senders, and the virtio experiment. "
+		 "Writes OUT/<UTC timestamp>-matrix/matrix.json (an entry per kernel and "
+		 "experiment, with the per-mode summaries of its run), matrix.md (kernels as "
+		 "rows) and matrix-delta.svg/.png (the xdpdrv-vs-tc delta against the kernel); "
+		 "each run keeps its directory under runs/, its log under logs/. A kernel that "
+		 "cannot be fetched or booted is recorded with its reason and the others go on "
+		 "(exit status 1 at the end).",
+	.opts = matrix_opts,
+};
