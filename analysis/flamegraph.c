@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,9 +172,33 @@ long flame_fold(FILE *in, FILE *out, long *idle)
 
 struct node {
 	char *name;
-	unsigned long value;
+	double value;          /* samples; in a differential graph B's, scaled */
+	double base;           /* a differential graph: A's, scaled */
 	struct node *child, *next;
 };
+
+/* The colour of a frame: stable per name (FNV-1a) in a flame graph; in a differential
+ * one (@diff_max > 0) red where B exceeds A, blue where it falls short, deeper with the
+ * difference against the largest, @diff_max. */
+static void frame_colour(const struct node *n, double diff_max, unsigned int rgb[3])
+{
+	uint32_t h = 2166136261u;
+
+	if (diff_max > 0) {
+		double d = (n->value - n->base) / diff_max;
+		unsigned int k = (unsigned int)(200 * (d < 0 ? -d : d));
+
+		rgb[0] = d > 0 ? 255 : 255 - k;
+		rgb[1] = 255 - k;
+		rgb[2] = d < 0 ? 255 : 255 - k;
+		return;
+	}
+	for (const char *c = n->name; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	rgb[0] = 205 + h % 50;
+	rgb[1] = 80 + (h >> 8) % 120;
+	rgb[2] = 40 + (h >> 16) % 40;
+}
 
 static struct node *child_of(struct node *n, const char *name, size_t len)
 {
@@ -233,73 +259,90 @@ static void xml_text(FILE *out, const char *s, size_t max)
 #define FG_FRAME 16.0
 #define FG_TOP 50.0
 
-static void draw(FILE *out, const struct node *n, double x, int level, int depth,
-		 unsigned long total, double height)
+static double diff_total(const struct node *n);
+
+/* How wide a frame is drawn: its value, or in a differential graph the larger of B's
+ * and A's (so what B no longer does still shows, in blue), and never narrower than
+ * its children side by side. */
+static double node_width(const struct node *n, double diff_max)
 {
-	double w = (FG_WIDTH - 2 * FG_PAD) * (double)n->value / (double)total;
+	return diff_max > 0 ? diff_total(n) : n->value;
+}
+
+static void draw(FILE *out, const struct node *n, double x, int level, double diff_max,
+		 double total, double height)
+{
+	double w = (FG_WIDTH - 2 * FG_PAD) * node_width(n, diff_max) / total;
 	double y = height - FG_PAD - FG_FRAME * (level + 1);
-	uint32_t h = 2166136261u;
 	double cx = x;
+	unsigned int rgb[3];
 
 	if (w < 0.1)
 		return;
-	for (const char *c = n->name; *c; c++) /* stable colours: FNV-1a of the name */
-		h = (h ^ (uint8_t)*c) * 16777619u;
+	frame_colour(n, diff_max, rgb);
 	fprintf(out, "<g><title>");
 	xml_text(out, n->name, 500);
-	fprintf(out, " (%lu samples, %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+	if (diff_max > 0)
+		fprintf(out, " (B %.1f, A %.1f, B-A %+.1f per packet)", n->value, n->base,
+			n->value - n->base);
+	else
+		fprintf(out, " (%.0f samples, %.2f%%)", n->value, 100.0 * n->value / total);
+	fprintf(out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		     "height=\"%.1f\" fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
-		n->value, 100.0 * (double)n->value / (double)total, x, y, w, FG_FRAME - 1,
-		205 + h % 50, 80 + (h >> 8) % 120, 40 + (h >> 16) % 40);
+		x, y, w, FG_FRAME - 1, rgb[0], rgb[1], rgb[2]);
 	if (w > 30) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + FG_FRAME - 5);
 		xml_text(out, n->name, (size_t)((w - 6) / 6.5));
 		fputs("</text>", out);
 	}
 	fputs("</g>\n", out);
-	(void)depth;
 	for (const struct node *c = n->child; c; c = c->next) {
-		draw(out, c, cx, level + 1, depth, total, height);
-		cx += (FG_WIDTH - 2 * FG_PAD) * (double)c->value / (double)total;
+		draw(out, c, cx, level + 1, diff_max, total, height);
+		cx += (FG_WIDTH - 2 * FG_PAD) * node_width(c, diff_max) / total;
 	}
 }
 
-long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle)
+/* Add the folded stacks read from @in to the tree under @root, each count times
+ * @scale into the node's value (@base false) or base (@base true); stacks of the
+ * process @skip_comm (its first frame; NULL: none) are left out. Returns 0 or -ENOMEM. */
+static int tree_add(struct node *root, FILE *in, double scale, bool base, const char *skip_comm)
 {
-	struct node root = { .name = "all" };
 	char line[16384];
-	double height;
-	int depth;
 
 	while (fgets(line, sizeof(line), in)) {
 		char *sp = strrchr(line, ' '), *p = line;
-		unsigned long count;
-		struct node *n = &root;
+		double v;
+		struct node *n = root;
 
 		if (!sp)
 			continue;
-		count = strtoul(sp + 1, NULL, 10);
+		v = scale * strtod(sp + 1, NULL);
 		*sp = '\0';
-		root.value += count;
+		if (skip_comm && !strncmp(line, skip_comm, strlen(skip_comm)) &&
+		    line[strlen(skip_comm)] == ';')
+			continue;
+		*(base ? &root->base : &root->value) += v;
 		while (*p) {
 			char *semi = strchr(p, ';');
 			size_t len = semi ? (size_t)(semi - p) : strlen(p);
 
 			n = child_of(n, p, len);
-			if (!n) {
-				free_tree(root.child);
+			if (!n)
 				return -ENOMEM;
-			}
-			n->value += count;
+			*(base ? &n->base : &n->value) += v;
 			p += len + (semi ? 1 : 0);
 		}
 	}
-	if (!root.value) {
-		free_tree(root.child);
-		return -ENODATA;
-	}
-	depth = depth_of(&root);
-	height = FG_TOP + FG_FRAME * depth + 2 * FG_PAD;
+	return 0;
+}
+
+/* The SVG of the tree under @root, @total wide. */
+static void svg_write(FILE *out, const struct node *root, double total, double diff_max,
+		      const char *title, const char *subtitle)
+{
+	int depth = depth_of(root);
+	double height = FG_TOP + FG_FRAME * depth + 2 * FG_PAD;
+
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		     "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" "
 		     "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"Verdana, sans-serif\" "
@@ -311,8 +354,123 @@ long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle)
 		FG_WIDTH / 2);
 	xml_text(out, subtitle, 300);
 	fputs("</text>\n", out);
-	draw(out, &root, FG_PAD, 0, depth, root.value, height);
+	draw(out, root, FG_PAD, 0, diff_max, total, height);
 	fputs("</svg>\n", out);
+}
+
+long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle)
+{
+	struct node root = { .name = "all" };
+	int e = tree_add(&root, in, 1.0, false, NULL);
+
+	if (!e && !root.value)
+		e = -ENODATA;
+	if (!e)
+		svg_write(out, &root, root.value, 0, title, subtitle);
 	free_tree(root.child);
-	return (long)root.value;
+	return e ? e : (long)root.value;
+}
+
+/* The largest |value - base| of any node under @n (and @n). */
+static double diff_max_of(const struct node *n)
+{
+	double m = n->value > n->base ? n->value - n->base : n->base - n->value;
+
+	for (const struct node *c = n->child; c; c = c->next) {
+		double cm = diff_max_of(c);
+
+		if (cm > m)
+			m = cm;
+	}
+	return m;
+}
+
+/* A differential graph's width of @n: the larger of its two values, or of its
+ * children's widths side by side (one child of B may grow while another shrinks, so
+ * their larger values can add up to more than their parent's). */
+static double diff_total(const struct node *n)
+{
+	double kids = 0, self = n->value > n->base ? n->value : n->base;
+
+	for (const struct node *c = n->child; c; c = c->next)
+		kids += diff_total(c);
+	return kids > self ? kids : self;
+}
+
+int flame_svg_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
+		   FILE *out, const char *title, const char *subtitle)
+{
+	struct node root = { .name = "all" };
+	int e = tree_add(&root, a, a_scale, true, skip_comm);
+
+	if (!e)
+		e = tree_add(&root, b, b_scale, false, skip_comm);
+	if (!e && !root.value && !root.base)
+		e = -ENODATA;
+	if (!e)
+		svg_write(out, &root, diff_total(&root), diff_max_of(&root) > 0 ? diff_max_of(&root) : 1,
+			  title, subtitle);
+	free_tree(root.child);
+	return e;
+}
+
+/* Self values: the leaf function of each folded stack of @in, times @scale, into @fns
+ * (merged by name, @n of @max used) as A's (@which 0) or B's (1). */
+static int self_add(FILE *in, double scale, int which, const char *skip_comm,
+		    struct flame_fn *fns, int *n, int max)
+{
+	char line[16384];
+
+	while (fgets(line, sizeof(line), in)) {
+		char *sp = strrchr(line, ' '), *leaf;
+		double c;
+		int i;
+
+		if (!sp)
+			continue;
+		c = strtod(sp + 1, NULL);
+		*sp = '\0';
+		if (skip_comm && !strncmp(line, skip_comm, strlen(skip_comm)) &&
+		    line[strlen(skip_comm)] == ';')
+			continue;
+		leaf = strrchr(line, ';') ? strrchr(line, ';') + 1 : line;
+		for (i = 0; i < *n && strcmp(fns[i].name, leaf); i++)
+			;
+		if (i == *n) {
+			if (*n == max)
+				return -E2BIG;
+			memset(&fns[i], 0, sizeof(fns[i]));
+			snprintf(fns[i].name, sizeof(fns[i].name), "%s", leaf);
+			(*n)++;
+		}
+		fns[i].samples[which] += c;
+		fns[i].per_pkt[which] += c * scale;
+	}
+	return 0;
+}
+
+static int cmp_abs_diff(const void *x, const void *y)
+{
+	const struct flame_fn *a = x, *b = y;
+	double da = a->per_pkt[1] - a->per_pkt[0], db = b->per_pkt[1] - b->per_pkt[0];
+
+	da = da < 0 ? -da : da;
+	db = db < 0 ? -db : db;
+	return da < db ? 1 : da > db ? -1 : strcmp(a->name, b->name);
+}
+
+int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
+		    struct flame_fn *fns, int max)
+{
+	int n = 0, e = self_add(a, a_scale, 0, skip_comm, fns, &n, max);
+
+	if (!e)
+		e = self_add(b, b_scale, 1, skip_comm, fns, &n, max);
+	if (e)
+		return e;
+	for (int i = 0; i < n; i++)
+		for (int w = 0; w < 2; w++) /* two standard deviations of a Poisson count */
+			fns[i].err[w] = 2.0 * sqrt(fns[i].samples[w]) * (w ? b_scale : a_scale);
+	qsort(fns, (size_t)n, sizeof(fns[0]), cmp_abs_diff);
+	return n;
 }

@@ -22,4 +22,30 @@ long flame_fold(FILE *in, FILE *out, long *idle);
  * (-ENODATA when there is no sample). */
 long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle);
 
+/* flame_svg_diff - a differential flame graph of B against A: the folded stacks read
+ * from @a and @b, each count times its scale (@a_scale, @b_scale: a sampling period over
+ * packets makes both per packet), stacks of the process @skip_comm (NULL: none; "perf":
+ * the profiler's own) left out. A frame is as wide as the larger of its two values,
+ * red where B exceeds A and blue where it falls short, the deeper the larger the
+ * difference against the largest; its tooltip holds both values. Returns 0, or -errno
+ * (-ENODATA when neither has a sample). */
+int flame_svg_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
+		   FILE *out, const char *title, const char *subtitle);
+
+/* One function's self (leaf) values in two profiles, [0] A and [1] B. */
+struct flame_fn {
+	char name[128];
+	double samples[2];     /* samples in which it is the leaf */
+	double per_pkt[2];     /* those times the profile's scale */
+	double err[2];         /* sampling error of per_pkt: 2 * sqrt(samples) * scale (a
+				* Poisson count's two standard deviations, about 95%) */
+};
+
+/* flame_self_diff - the self values of every leaf function in the folded stacks @a and
+ * @b (scaled as for flame_svg_diff, @skip_comm left out) into @fns (at most @max),
+ * sorted by |B - A|, largest first. Returns the number of functions, or -errno
+ * (-E2BIG: more than @max). */
+int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
+		    struct flame_fn *fns, int max);
+
 #endif

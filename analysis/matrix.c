@@ -5,9 +5,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "flamegraph.h"
 #include "summary.h"
+
+#define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
+#define PROFILE_MAX_FNS 4096
 
 static double num(const json_t *o, const char *k)
 {
@@ -37,6 +42,152 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	json_object_set_new(e, "modes", json_deep_copy(json_object_get(s, "modes")));
 	json_object_set_new(e, "deltas", json_deep_copy(json_object_get(s, "deltas")));
 	return e;
+}
+
+/* The folded profile of one mode into a JSON object {stack: samples}; *@per_pkt_sum
+ * gets the samples outside PROFILE_SKIP_COMM. Returns NULL when it cannot be read. */
+static json_t *folded_json(const char *path, double *samples_kept)
+{
+	char line[16384];
+	json_t *j;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	j = json_object();
+	*samples_kept = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strrchr(line, ' ');
+		long long c;
+
+		if (!sp)
+			continue;
+		c = atoll(sp + 1);
+		*sp = '\0';
+		if (strncmp(line, PROFILE_SKIP_COMM ";", strlen(PROFILE_SKIP_COMM) + 1))
+			*samples_kept += (double)c;
+		json_object_set_new(j, line, json_integer(c));
+	}
+	fclose(f);
+	return j;
+}
+
+/* The profile of @mode in @run's "flamegraphs", or NULL. */
+static const json_t *run_flame(const json_t *run, const char *mode)
+{
+	const json_t *fg;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg)
+		if (!strcmp(str(fg, "mode"), mode) && json_is_string(json_object_get(fg, "folded")) &&
+		    num(fg, "period") > 0 && num(fg, "pkts_at_dut") > 0)
+			return fg;
+	return NULL;
+}
+
+/* The measured time metric of @mode in @run's summary (its median). */
+static double measured_per_pkt(const json_t *run, const char *mode)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), i, m)
+		if (!strcmp(str(m, "mode"), mode))
+			return num(m, summary_time_metric(run));
+	return NAN;
+}
+
+/* xdpdrv against tc (@tc and @xdp: their flamegraphs entries; @tc_scale and @xdp_scale:
+ * the instructions per packet one sample stands for): the differential flame graph and
+ * the top functions. */
+static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale,
+			    double xdp_scale, const char *run_dir, const char *svg_path,
+			    const char *svg_name, int top)
+{
+	static struct flame_fn fns[PROFILE_MAX_FNS];
+	char pa[PATH_MAX], pb[PATH_MAX], sub[256];
+	FILE *a, *b, *out;
+	json_t *d = json_object(), *arr = json_array();
+	int n;
+
+	snprintf(pa, sizeof(pa), "%s/%s", run_dir, str(tc, "folded"));
+	snprintf(pb, sizeof(pb), "%s/%s", run_dir, str(xdp, "folded"));
+	a = fopen(pa, "r");
+	b = fopen(pb, "r");
+	out = fopen(svg_path, "w");
+	snprintf(sub, sizeof(sub), "instructions per packet (a sample every %.0f %s, scaled to the "
+		 "measured total); red: xdpdrv does more, blue: less", num(tc, "period"),
+		 str(tc, "period_unit"));
+	if (a && b && out && !flame_svg_diff(a, tc_scale, b, xdp_scale,
+					     PROFILE_SKIP_COMM, out, "xdpdrv against tc", sub))
+		json_object_set_new(d, "svg", json_string(svg_name));
+	if (a && b) {
+		rewind(a);
+		rewind(b);
+		n = flame_self_diff(a, tc_scale, b, xdp_scale, PROFILE_SKIP_COMM,
+				    fns, PROFILE_MAX_FNS);
+		for (int i = 0; i < n && i < top; i++)
+			json_array_append_new(arr, json_pack(
+				"{s:s, s:f, s:f, s:f, s:f, s:f}", "function", fns[i].name,
+				"tc_per_pkt", fns[i].per_pkt[0], "xdpdrv_per_pkt", fns[i].per_pkt[1],
+				"diff_per_pkt", fns[i].per_pkt[1] - fns[i].per_pkt[0],
+				"tc_err", fns[i].err[0], "xdpdrv_err", fns[i].err[1]));
+	}
+	if (a)
+		fclose(a);
+	if (b)
+		fclose(b);
+	if (out)
+		fclose(out);
+	json_object_set_new(d, "a", json_string("tc"));
+	json_object_set_new(d, "b", json_string("xdpdrv"));
+	json_object_set_new(d, "top_functions", arr);
+	return d;
+}
+
+json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_path,
+			const char *svg_name, int top)
+{
+	const json_t *fg, *tc = run_flame(run, "tc"), *xdp = run_flame(run, "xdpdrv");
+	json_t *p = NULL, *modes = json_object();
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg) {
+		char path[PATH_MAX];
+		double kept;
+		json_t *folded, *m;
+
+		if (!run_flame(run, str(fg, "mode")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", run_dir, str(fg, "folded"));
+		folded = folded_json(path, &kept);
+		if (!folded)
+			continue;
+		if (!p)
+			p = json_pack("{s:f, s:s, s:s}", "period", num(fg, "period"), "period_unit",
+				      str(fg, "period_unit"), "left_out", PROFILE_SKIP_COMM);
+		/* each sample's own interrupt costs instructions that no sample sees, so
+		 * samples x period overstates the work: the samples are scaled to add up to
+		 * the instructions per packet the timing pass measured */
+		m = json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "file", str(fg, "folded"),
+			      "samples", kept, "pkts_at_dut", num(fg, "pkts_at_dut"),
+			      "sampled_per_pkt", kept * num(fg, "period") / num(fg, "pkts_at_dut"),
+			      "measured_per_pkt", measured_per_pkt(run, str(fg, "mode")),
+			      "per_sample", kept > 0 ? measured_per_pkt(run, str(fg, "mode")) / kept : 0);
+		json_object_set_new(m, "folded", folded);
+		json_object_set_new(modes, str(fg, "mode"), m);
+	}
+	if (!p) {
+		json_decref(modes);
+		return NULL;
+	}
+	json_object_set_new(p, "modes", modes);
+	if (tc && xdp && json_object_get(modes, "tc") && json_object_get(modes, "xdpdrv"))
+		json_object_set_new(p, "diff", profile_diff(
+			tc, xdp, num(json_object_get(modes, "tc"), "per_sample"),
+			num(json_object_get(modes, "xdpdrv"), "per_sample"), run_dir, svg_path,
+			svg_name, top));
+	return p;
 }
 
 /* The summary of @mode in @entry, or NULL. */
@@ -146,6 +297,34 @@ static void md_row(FILE *out, const json_t *e)
 		built, stack, freed, bpf);
 }
 
+/* The functions of @e's differential profile, a table. */
+static void md_profile(FILE *out, const json_t *e, int rows)
+{
+	const json_t *p = json_object_get(e, "profiles"), *d = json_object_get(p, "diff"), *f;
+	const json_t *modes = json_object_get(p, "modes");
+	size_t i;
+
+	if (!d)
+		return;
+	fprintf(out, "\n### %s, %s (guest %s)\n\n%.0f and %.0f samples (tc, xdpdrv; a sample "
+		     "every %.0f %s), scaled to the %.0f and %.0f instructions per packet measured. "
+		     "Differential flame graph: `%s`. The leaf functions whose instructions per "
+		     "packet differ most (± two standard deviations of the sample count):\n\n"
+		     "| function | tc | xdpdrv | xdpdrv - tc |\n|---|---|---|---|\n",
+		str(e, "kernel"), str(e, "experiment"), str(e, "guest_kernel"),
+		num(json_object_get(modes, "tc"), "samples"),
+		num(json_object_get(modes, "xdpdrv"), "samples"), num(p, "period"),
+		str(p, "period_unit"), num(json_object_get(modes, "tc"), "measured_per_pkt"),
+		num(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), str(d, "svg"));
+	json_array_foreach(json_object_get(d, "top_functions"), i, f) {
+		if ((int)i == rows)
+			break;
+		fprintf(out, "| `%s` | %.0f ± %.0f | %.0f ± %.0f | %+.0f |\n", str(f, "function"),
+			num(f, "tc_per_pkt"), num(f, "tc_err"), num(f, "xdpdrv_per_pkt"),
+			num(f, "xdpdrv_err"), num(f, "diff_per_pkt"));
+	}
+}
+
 int matrix_write_md(const json_t *matrix, FILE *out)
 {
 	const json_t *e;
@@ -173,6 +352,11 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 			if (!strcmp(str(f, "experiment"), exp))
 				md_row(out, f);
 	}
+	fprintf(out, "\n## Where the instructions go: xdpdrv against tc\n\nInstruction profiles "
+		     "(perf record -e cpu-clock inside the icount guest, whose clock counts "
+		     "instructions), one profile trial per mode, normalised per packet.\n");
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		md_profile(out, e, 10);
 	fprintf(out, "\nEach delta is the median of the paired ratios of one run (the modes "
 		     "interleaved in every repetition), with the order-statistics interval of at "
 		     "least 95%% coverage; compare deltas, not instruction counts, across rows. "

@@ -19,12 +19,28 @@
 #define XDPTC_MATRIX_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* matrix_entry_from_run - an entry of matrix.json for @kernel's @experiment from the
  * run.json @run: its summary's modes and deltas (copied), its time metric and guest
  * kernel release. Returns a new reference. */
 json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const json_t *run);
+
+/* matrix_profiles - the instruction profiles of the run in @run_dir (its run.json @run,
+ * "flamegraphs": a folded profile per mode with its sampling period and packets):
+ * per mode the folded stacks ({stack: samples}), the samples (the profiler's own
+ * process "perf" left out), the packets, what the samples sum to per packet at face
+ * value (samples x period / packets: more than was measured, as each sample's own
+ * interrupt costs instructions no sample sees), the instructions per packet measured
+ * and what one sample stands for (measured per packet / samples: the profile scaled to
+ * the measurement); when tc and xdpdrv both have one, their differential flame graph
+ * (xdpdrv against tc, per packet) drawn to @svg_path and named in it as @svg_name, and
+ * the leaf functions whose instructions per packet differ most (at most @top), each
+ * with its sampling error. Returns a new reference, or NULL when the run has no
+ * profile. */
+json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_path,
+			const char *svg_name, int top);
 
 /* matrix_write_md - matrix.md for @matrix on @out: the host, the settings, the kernels
  * with their packages, then per experiment a table with a row per kernel: the time

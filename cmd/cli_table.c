@@ -260,9 +260,30 @@ static void man_command(FILE *f, const struct cli_command *cmd)
 		fprintf(f, ".TP\n.I \"%s OPTIONS\"\n", cmd->also);
 		man_text(f, "every option of xdptc run", ".IP");
 	}
+	fprintf(f, ".TP\n.B \"\\-h, \\-\\-help\"\n");
+	man_text(f, "print this command's help and exit", ".IP");
 	if (cmd->notes) {
 		fprintf(f, ".PP\n");
 		man_text(f, cmd->notes, ".PP");
+	}
+}
+
+/* The make variables of @cmd's table, each with the option it passes. */
+static void man_make_vars(FILE *f, const struct cli_command *cmd)
+{
+	for (const struct cli_opt *o = cmd->opts; o->name; o++) {
+		char text[256];
+
+		if (!o->make_var)
+			continue;
+		fprintf(f, ".TP\n.B ");
+		snprintf(text, sizeof(text), "%s=%s", o->make_var,
+			 o->make_value ? o->make_value : o->arg);
+		man_text(f, text, ".br");
+		snprintf(text, sizeof(text), "passes --%s%s%s%s", o->name, o->arg ? " " : "",
+			 o->arg ? o->arg : "",
+			 o->flags & CLI_MAKE_CMDLINE ? "; command line only" : "");
+		man_text(f, text, ".IP");
 	}
 }
 
@@ -277,7 +298,8 @@ void cli_man(FILE *f)
 		   "versus TC ingress, measured\n"
 		   ".SH SYNOPSIS\n.B xdptc\n.I COMMAND\n.RI [ OPTIONS ]\n.br\n"
 		   ".B make run\\-veth\n.RI [ VARIABLE = VALUE ...]\n.br\n"
-		   ".B make run\\-virtio\n.RI [ VARIABLE = VALUE ...]\n"
+		   ".B make run\\-virtio\n.RI [ VARIABLE = VALUE ...]\n.br\n"
+		   ".B make matrix\n.RI [ VARIABLE = VALUE ...]\n"
 		   ".SH DESCRIPTION\n");
 	man_text(f, "xdptc measures how much work the kernel does when identical UDP-drop "
 		    "logic runs at native XDP (xdpdrv) versus TC ingress (clsact, "
@@ -294,28 +316,20 @@ void cli_man(FILE *f)
 	fprintf(f, ".SH COMMANDS\n");
 	for (int i = 0; cli_commands[i]; i++)
 		man_command(f, cli_commands[i]);
-	fprintf(f, ".SS \"xdptc help [\\-\\-man|\\-\\-make\\-vars|\\-\\-metrics|COMMAND]\"\n.PP\n");
+	fprintf(f, ".SS \"xdptc help [\\-\\-man|\\-\\-make\\-vars|\\-\\-metrics|\\-\\-synopsis|"
+		   "COMMAND]\"\n.PP\n");
 	man_text(f, "The command list; with COMMAND, that command's --help; --man, this manual "
 		    "page (troff); --make-vars, README.md's table of make variables (Markdown); "
-		    "--metrics, docs/metrics.md's table of every metric (Markdown).", ".PP");
+		    "--metrics, docs/metrics.md's table of every metric (Markdown); --synopsis, "
+		    "every command's usage line (docs/cli.md).", ".PP");
 	fprintf(f, ".SH MAKE VARIABLES\n");
 	man_text(f, "make run-veth, make run-virtio and make sweep-veth pass these to xdptc "
 		    "run. Each counts when given on make's command line or in the environment, "
 		    "except those marked command line only.", ".PP");
-	for (const struct cli_opt *o = run->opts; o->name; o++) {
-		char text[256];
-
-		if (!o->make_var)
-			continue;
-		fprintf(f, ".TP\n.B ");
-		snprintf(text, sizeof(text), "%s=%s", o->make_var,
-			 o->make_value ? o->make_value : o->arg);
-		man_text(f, text, ".br");
-		snprintf(text, sizeof(text), "passes --%s%s%s%s", o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "",
-			 o->flags & CLI_MAKE_CMDLINE ? "; command line only" : "");
-		man_text(f, text, ".IP");
-	}
+	man_make_vars(f, run);
+	fprintf(f, ".PP\n");
+	man_text(f, "make matrix passes these to xdptc matrix:", ".PP");
+	man_make_vars(f, cli_command_find("matrix"));
 	fprintf(f, ".SH EXIT STATUS\n");
 	man_text(f, "0 success; 1 a runtime failure or missing privilege; 2 bad usage "
 		    "(unknown mode, missing device or namespace, a value out of range); 130 "
@@ -327,8 +341,11 @@ void cli_man(FILE *f)
 		    "results/TIMESTAMP-TOPOLOGY[-icount]/: a run's run.json, summary.md, plots, "
 		    "flame graphs (flame-MODE.svg and .folded) and, for the icount engine, "
 		    "guest-run.log; results/TIMESTAMP-sweep-OVER/: a sweep's sweep.md, sweep.csv "
-		    "and plot. $XDPTC_CACHE (default /var/cache/xdptc): guest kernels and "
-		    "initramfs images.", ".PP");
+		    "and plot; results/TIMESTAMP-matrix/: a matrix's matrix.json, matrix.md, "
+		    "delta plot, differential profiles (profiles/), runs (runs/) and logs (logs/). "
+		    "$XDPTC_CACHE (default /var/cache/xdptc): guest kernels (what a guest needs "
+		    "of each), initramfs images, and the private apt configuration that fetches "
+		    "them (apt/).", ".PP");
 	fprintf(f, ".SH SEE ALSO\n");
 	man_text(f, "README.md, docs/ and ARCHITECTURE.md in the source tree; bpftool(8), "
 		    "tc-bpf(8), perf-stat(1).", ".PP");

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,17 +92,22 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The last line of @path that says something (a failure's reason), into @buf. */
-static void last_line(const char *path, char *buf, size_t len)
+/* Why a child failed, from its log @path into @buf: the first line that says something
+ * failed or cannot be done (the cause, not the clean-up after it), else the last line. */
+static void failure_reason(const char *path, char *buf, size_t len)
 {
 	char line[512];
+	bool found = false;
 	FILE *f = fopen(path, "r");
 
 	snprintf(buf, len, "no output (see %s)", path);
-	while (f && fgets(line, sizeof(line), f)) {
+	while (f && !found && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (line[0] && line[0] != '[' && !strstr(line, "\r"))
-			snprintf(buf, len, "%s", line);
+		if (!line[0] || line[0] == '[' || strchr(line, '\r'))
+			continue; /* progress */
+		found = strstr(line, "failed") || strstr(line, "cannot") || strstr(line, "no Debian") ||
+			strstr(line, "did not") || strstr(line, "refus");
+		snprintf(buf, len, "%s", line);
 	}
 	if (f)
 		fclose(f);
@@ -323,7 +329,7 @@ static void task_ended(struct matrix *m, pid_t pid, int st)
 	t->secs = now_s() - t->start;
 	t->state = WIFEXITED(st) && !WEXITSTATUS(st) ? TASK_DONE : TASK_FAILED;
 	if (t->state == TASK_FAILED)
-		last_line(t->log, t->reason, sizeof(t->reason));
+		failure_reason(t->log, t->reason, sizeof(t->reason));
 	if (t->exp < 0 && t->state == TASK_DONE) {
 		struct matrix_kernel *k = &m->k[t->k];
 
@@ -414,8 +420,16 @@ static json_t *task_entry(const struct matrix *m, const struct matrix_task *t)
 				      report_load(dir, &run, err, sizeof(err))))
 		run = NULL;
 	if (run) {
+		char svg[PATH_MAX + 64], name[160];
+		json_t *prof;
+
 		e = matrix_entry_from_run(m->k[t->k].spec, x->name, run);
 		json_object_set_new(e, "run_dir", json_string(dir + strlen(m->dir) + 1));
+		snprintf(name, sizeof(name), "profiles/%s-%s-xdpdrv-vs-tc.svg", m->k[t->k].spec, x->name);
+		snprintf(svg, sizeof(svg), "%s/%s", m->dir, name);
+		prof = matrix_profiles(run, dir, svg, name, 25);
+		if (prof)
+			json_object_set_new(e, "profiles", prof);
 		json_decref(run);
 	} else {
 		e = json_pack("{s:s, s:s, s:s}", "kernel", m->k[t->k].spec, "experiment", x->name,
@@ -527,6 +541,9 @@ static int matrix_dirs(struct matrix *m)
 	if (mkdir(m->dir, 0755))
 		return -errno;
 	snprintf(sub, sizeof(sub), "%s/logs", m->dir);
+	if (mkdir(sub, 0755))
+		return -errno;
+	snprintf(sub, sizeof(sub), "%s/profiles", m->dir);
 	if (mkdir(sub, 0755))
 		return -errno;
 	snprintf(sub, sizeof(sub), "%s/runs", m->dir);

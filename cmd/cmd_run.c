@@ -32,6 +32,9 @@
 #define ICOUNT_DEFAULT_PACKETS 20000
 #define ICOUNT_DEFAULT_REPS 11
 #define ICOUNT_DEFAULT_COUNT_REPS 2
+/* a sample every 10,000 guest instructions: about 14,000 samples in a 20,000-packet
+ * window at 7,000 instructions per packet, so the functions that matter carry thousands */
+#define ICOUNT_DEFAULT_PROFILE_PERIOD 10000
 #define ICOUNT_VIRTIO_DEFAULT_RATE 30000
 
 
@@ -40,6 +43,7 @@ enum {
 	OPT_PACKETS = 256, OPT_CPU, OPT_SEED, OPT_RATE, OPT_GUEST_KERNEL, OPT_COUNTERS,
 	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
 	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS, OPT_HELD_LOCK,
+	OPT_PROFILE_PERIOD,
 };
 
 static const struct cli_opt run_opts_table[] = {
@@ -60,6 +64,9 @@ static const struct cli_opt run_opts_table[] = {
 	  "3; icount 2", "COUNT_REPS" },
 	{ "aa", OPT_AA, NULL, "also measure the first mode as a second arm (MODE-aa): its "
 	  "delta against the first is the run's noise floor", "off", "AA", "1" },
+	{ "profile-period", OPT_PROFILE_PERIOD, "N", "the profile pass samples every N ns of "
+	  "cpu-clock (perf record -c N; inside the icount engine's guest, every N guest "
+	  "instructions) instead of 997 times a second", "997 Hz; icount 10k" },
 	{ "no-flame", OPT_NO_FLAME, NULL, "skip the profile pass (one trial per mode under "
 	  "perf record, drawn as flame-MODE.svg; veth only)", "on (veth)",
 	  "FLAME", "0", .brief = "skip the profile pass and its flame graphs" },
@@ -99,7 +106,8 @@ static const struct cli_opt run_opts_table[] = {
 	  "veth runs the whole experiment inside such a guest, virtio boots its DUT guest so; "
 	  "reports guest_instructions_per_pkt (guest instructions, never a PMU's "
 	  "instructions_per_pkt) instead of cpu_ns_per_pkt. Its defaults: 20k packets x 11 "
-	  "repetitions, 2 count repetitions, no flame graphs, virtio paced at 30k; "
+	  "repetitions, 2 count repetitions, on veth a profile pass with a sample every "
+	  "10,000 guest instructions (--profile-period), virtio paced at 30k; "
 	  "--guest-kernel applies (docs/engines.md)", "host", "ENGINE",
 	  .brief = "`icount`: measure instructions per packet inside a qemu `-icount` guest "
 	  "(see docs/engines.md)" },
@@ -229,6 +237,11 @@ static int run_opt_apply(struct run_parse *p, int c)
 		break;
 	case OPT_CROSS_CHECK: p->o.cross_check = true; break;
 	case OPT_NO_FLAME: p->o.flame = false; break;
+	case OPT_PROFILE_PERIOD:
+		if (parse_count(optarg, 1000000000ull, &p->o.profile_period) ||
+		    p->o.profile_period < 1000)
+			return bad_value("--profile-period", optarg, "1000 or more (ns, or instructions)");
+		break;
 	case OPT_AA: p->aa = 1; break;
 	case OPT_FIND_MAX_RATE: p->o.find_max_rate = true; break;
 	case OPT_ENGINE:
@@ -371,7 +384,9 @@ static int run_opts_finish(struct run_parse *p)
 		/* under icount the guest DUT falls behind 50 kpps (some loss at the tap) */
 		if (!strcmp(p->o.topology, "virtio") && !p->rate_set)
 			p->o.rate_pps = ICOUNT_VIRTIO_DEFAULT_RATE;
-		p->o.flame = false; /* perf in the guest samples emulated time only */
+		/* the profile pass samples guest time, so instructions: perf record -c N */
+		if (!p->o.profile_period)
+			p->o.profile_period = ICOUNT_DEFAULT_PROFILE_PERIOD;
 	}
 	p->o.warmup = p->warmup == UINT64_MAX ? p->o.packets / 10 : p->warmup;
 	if (p->o.napi_cpu == NAPI_CPU_SENDER)

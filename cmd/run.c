@@ -143,16 +143,28 @@ static int pass_reps(const struct run_opts *o, int pass)
 	return pass == PASS_TIMING ? o->reps : o->count_reps;
 }
 
-/* Fold @dir/perf-@mode.data into @dir/flame-@mode.folded and draw
- * @dir/flame-@mode.svg; remove the perf data. Returns the samples drawn or -errno. */
-static long make_flamegraph(const char *dir, const char *mode, const char *subtitle)
+/* Where the profile pass's perf data of arm @label goes: the run directory, or inside
+ * the icount engine's guest its own /tmp (perf writing through the 9p share would
+ * profile 9p). */
+static void profile_data_path(const struct run_opts *o, const char *dir, const char *label,
+			      char *buf, size_t len)
 {
-	char data[PATH_MAX + 64], folded[PATH_MAX + 64], svg[PATH_MAX + 64], cmd[PATH_MAX + 128];
+	if (o->inside_icount)
+		snprintf(buf, len, "/tmp/xdptc-perf-%d-%s.data", (int)getpid(), label);
+	else
+		snprintf(buf, len, "%s/perf-%s.data", dir, label);
+}
+
+/* Fold the perf data @data into @dir/flame-@mode.folded and draw @dir/flame-@mode.svg;
+ * remove the perf data. Returns the samples drawn or -errno. */
+static long make_flamegraph(const char *data, const char *dir, const char *mode,
+			    const char *subtitle)
+{
+	char folded[PATH_MAX + 64], svg[PATH_MAX + 64], cmd[PATH_MAX + 128];
 	char title[128], sub[320];
 	FILE *in, *out;
 	long n, idle = 0;
 
-	snprintf(data, sizeof(data), "%s/perf-%s.data", dir, mode);
 	snprintf(folded, sizeof(folded), "%s/flame-%s.folded", dir, mode);
 	snprintf(svg, sizeof(svg), "%s/flame-%s.svg", dir, mode);
 	snprintf(cmd, sizeof(cmd), "perf script -i '%s' 2>/dev/null", data);
@@ -617,19 +629,33 @@ static int run_check_rx_path(struct run_ctx *c)
 }
 
 /* The profile pass's flame graph of arm @label (from its perf data in the run
- * directory), recorded in run.json's "flamegraphs". */
-static void run_flamegraph(struct run_ctx *c, const char *label)
+ * directory, the trial @r), recorded in run.json's "flamegraphs": with the sampling
+ * period ("period", in "period_unit") and the trial's packets at the DUT, a profile's
+ * samples x period / packets is per packet. */
+static void run_flamegraph(struct run_ctx *c, const char *label, const struct trial_result *r)
 {
-	char sub[200];
+	const char *unit = c->icount_clock ? "guest instructions" : "ns";
+	char sub[200], rate[96], data[PATH_MAX + 64];
 	long n;
 	json_t *fg = json_object();
 
-	snprintf(sub, sizeof(sub), "perf record -a -g -e cpu-clock -F 997%s; %s packets; widths "
-		 "are samples", c->have_pmu ? "" : " (software clock: this machine has no PMU)",
-		 label);
-	n = make_flamegraph(c->dir, label, sub);
+	if (c->o.profile_period)
+		snprintf(rate, sizeof(rate), "-c %llu (a sample every %llu %s)",
+			 (unsigned long long)c->o.profile_period,
+			 (unsigned long long)c->o.profile_period, unit);
+	else
+		snprintf(rate, sizeof(rate), "-F 997");
+	snprintf(sub, sizeof(sub), "perf record -a -g -e cpu-clock %s%s; %s packets; widths "
+		 "are samples", rate, c->have_pmu || c->icount_clock ? "" :
+		 " (software clock: this machine has no PMU)", label);
+	profile_data_path(&c->o, c->dir, label, data, sizeof(data));
+	n = make_flamegraph(data, c->dir, label, sub);
 	json_object_set_new(fg, "mode", json_string(label));
 	json_object_set_new(fg, "event", json_string("cpu-clock"));
+	json_object_set_new(fg, "period", c->o.profile_period ?
+			    json_integer((json_int_t)c->o.profile_period) : json_null());
+	json_object_set_new(fg, "period_unit", json_string(unit));
+	json_object_set_new(fg, "pkts_at_dut", json_integer((json_int_t)r->pkts_at_dut));
 	if (n > 0) {
 		char f[64];
 
@@ -664,8 +690,9 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 		if (p == PASS_PROFILE && order[i] == o->aa_arm)
 			continue; /* the same flame graph twice says nothing */
 		if (p == PASS_PROFILE) {
-			snprintf(profile_path, sizeof(profile_path), "%s/perf-%s.data", c->dir, label);
+			profile_data_path(o, c->dir, label, profile_path, sizeof(profile_path));
 			c->env.profile_path = profile_path;
+			c->env.profile_period = o->profile_period;
 		}
 		e = trial_run(&c->env, mode, (enum trial_pass)p, o->packets, &r);
 		if (e == -EINTR || run_stopped())
@@ -680,7 +707,7 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 							    c->time_key));
 		progress_line(&c->prog, &r, label, rep, pass_reps(o, p), &c->ci.plan);
 		if (p == PASS_PROFILE)
-			run_flamegraph(c, label);
+			run_flamegraph(c, label, &r);
 	}
 	return run_stopped() ? -EINTR : 0;
 }

@@ -37,6 +37,9 @@ struct run_opts {
 	const int *counter_order;  /* counter backends to try (NULL: kprobe, fentry, tracepoint) */
 	bool cross_check;          /* count pass: every working backend at once */
 	bool flame;                /* profile pass: a flame graph per mode (perf record) */
+	uint64_t profile_period;   /* its perf record -c: cpu-clock ns between samples
+				    * (icount: guest instructions; default 10,000 there);
+				    * 0: -F 997 */
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
 	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */

@@ -30,7 +30,7 @@
 #include "cli_table.h"
 #include "metrics.h"
 
-/* xdptc help [--man|--make-vars|--metrics|COMMAND]: the command list, the manual page
+/* xdptc help [--man|--make-vars|--metrics|--synopsis|COMMAND]: the command list, the manual page
  * (troff, what make builds into build/xdptc.8), README.md's table of make variables,
  * docs/metrics.md's table of metrics, or a command's --help */
 static int cmd_help(int argc, char **argv)

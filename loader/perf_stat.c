@@ -198,29 +198,26 @@ static void remove_dir(struct perf_stat *ps)
 	ps->dir[0] = '\0';
 }
 
-int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids, int n,
-		    char *err, size_t errlen)
+static void perf_said(const struct perf_stat *ps, char *err, size_t errlen);
+
+/* Start `perf ARGS... -D -1 --control fifo:CTL,ACK` (@args: its arguments after "perf",
+ * ended by NULL; "@out" stands for ps->dir/out) with its events disabled, its stdout and
+ * stderr into ps->dir/err. Returns 0, or -errno with a sentence in @err. */
+static int perf_control_start(struct perf_stat *ps, const char *const *args, char *err,
+			      size_t errlen)
 {
-	char ctl[96], ack[96], out[96], errf[96], control[200], tidlist[PERF_STAT_MAX_TIDS * 12];
-	size_t o = 0;
-	int e;
+	char ctl[96], ack[96], out[96], errf[96], control[200];
+	const char *argv[32];
+	int e, n = 0;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->pid = -1;
 	ps->ctl_fd = ps->ack_fd = -1;
-	if (n < 1 || n > PERF_STAT_MAX_TIDS) {
-		snprintf(err, errlen, "perf stat: %d threads to count (1 to %d)", n,
-			 PERF_STAT_MAX_TIDS);
-		return -EINVAL;
-	}
-	for (int i = 0; i < n; i++)
-		o += (size_t)snprintf(tidlist + o, sizeof(tidlist) - o, "%s%d", i ? "," : "",
-				      (int)tids[i]);
 	snprintf(ps->dir, sizeof(ps->dir), "/tmp/xdptc-perf-XXXXXX");
 	if (!mkdtemp(ps->dir)) {
 		e = -errno;
 		ps->dir[0] = '\0';
-		snprintf(err, errlen, "perf stat: cannot make a directory: %s", strerror(-e));
+		snprintf(err, errlen, "perf: cannot make a directory: %s", strerror(-e));
 		return e;
 	}
 	snprintf(ctl, sizeof(ctl), "%s/ctl", ps->dir);
@@ -230,7 +227,7 @@ int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids,
 	snprintf(control, sizeof(control), "fifo:%s,%s", ctl, ack);
 	if (mkfifo(ctl, 0600) || mkfifo(ack, 0600)) {
 		e = -errno;
-		snprintf(err, errlen, "perf stat: cannot make its control fifos: %s", strerror(-e));
+		snprintf(err, errlen, "perf: cannot make its control fifos: %s", strerror(-e));
 		remove_dir(ps);
 		return e;
 	}
@@ -239,14 +236,22 @@ int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids,
 	ps->ack_fd = open(ack, O_RDWR | O_CLOEXEC);
 	if (ps->ctl_fd < 0 || ps->ack_fd < 0) {
 		e = -errno;
-		snprintf(err, errlen, "perf stat: cannot open its control fifos: %s", strerror(-e));
+		snprintf(err, errlen, "perf: cannot open its control fifos: %s", strerror(-e));
 		perf_stat_abort(ps);
 		return e;
 	}
+	argv[n++] = "perf";
+	for (int i = 0; args[i] && n < 26; i++)
+		argv[n++] = strcmp(args[i], "@out") ? args[i] : out;
+	argv[n++] = "-D";
+	argv[n++] = "-1";
+	argv[n++] = "--control";
+	argv[n++] = control;
+	argv[n] = NULL;
 	ps->pid = fork();
 	if (ps->pid < 0) {
 		e = -errno;
-		snprintf(err, errlen, "perf stat: fork: %s", strerror(-e));
+		snprintf(err, errlen, "perf: fork: %s", strerror(-e));
 		perf_stat_abort(ps);
 		return e;
 	}
@@ -258,11 +263,74 @@ int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids,
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
 		}
-		execlp("perf", "perf", "stat", "-x", ",", "--no-big-num", "-D", "-1", "--control",
-		       control, "-o", out, "-e", events, "-t", tidlist, (char *)NULL);
+		execvp("perf", (char *const *)argv);
 		_exit(127);
 	}
 	return 0;
+}
+
+int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids, int n,
+		    char *err, size_t errlen)
+{
+	char tidlist[PERF_STAT_MAX_TIDS * 12];
+	const char *args[] = { "stat", "-x", ",", "--no-big-num", "-o", "@out", "-e", events,
+			       "-t", tidlist, NULL };
+	size_t o = 0;
+
+	if (n < 1 || n > PERF_STAT_MAX_TIDS) {
+		snprintf(err, errlen, "perf stat: %d threads to count (1 to %d)", n,
+			 PERF_STAT_MAX_TIDS);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; i++)
+		o += (size_t)snprintf(tidlist + o, sizeof(tidlist) - o, "%s%d", i ? "," : "",
+				      (int)tids[i]);
+	return perf_control_start(ps, args, err, errlen);
+}
+
+int perf_record_start(struct perf_stat *ps, const char *path, unsigned long long period,
+		      char *err, size_t errlen)
+{
+	char rate[32];
+	const char *args[] = { "record", "-q", "-a", "-g", "-e", "cpu-clock", period ? "-c" : "-F",
+			       rate, "-o", path, NULL };
+	int e;
+
+	snprintf(rate, sizeof(rate), "%llu", period ? period : 997ull);
+	e = perf_control_start(ps, args, err, errlen);
+	if (e)
+		return e;
+	/* ready once perf acknowledges a command (still off: perf_stat_enable turns it on
+	 * for the window) */
+	e = perf_stat_enable(ps, false);
+	if (e) {
+		perf_said(ps, err, errlen);
+		perf_stat_abort(ps);
+	}
+	return e;
+}
+
+int perf_record_stop(struct perf_stat *ps, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int status = 0, e;
+
+	if (ps->pid > 0) {
+		kill(ps->pid, SIGINT);
+		while (waitpid(ps->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		ps->pid = -1;
+	}
+	/* perf's exit status on SIGINT varies between versions; its file does not */
+	e = WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -ENOENT
+	    : !stat(path, &st) && st.st_size > 0	    ? 0
+							    : -EIO;
+	if (e == -ENOENT)
+		snprintf(err, errlen, "perf is not installed (linux-perf)");
+	else if (e)
+		perf_said(ps, err, errlen);
+	perf_stat_abort(ps);
+	return e;
 }
 
 int perf_stat_enable(struct perf_stat *ps, bool on)

@@ -80,7 +80,8 @@ int perf_stat_parse(FILE *in, char sep, struct perf_stat_value *vals, int n);
  */
 int perf_stat_split_events(const char *list, struct perf_stat_value *vals, int max);
 
-/* A `perf stat` counting the threads of a trial. */
+/* A `perf stat` counting the threads of a trial, or the profile pass's `perf record`:
+ * perf under control (--control fifo:CTL,ACK). */
 struct perf_stat {
 	pid_t pid;
 	int ctl_fd, ack_fd;
@@ -94,6 +95,22 @@ struct perf_stat {
  */
 int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids, int n,
 		    char *err, size_t errlen);
+
+/*
+ * perf_record_start - the profile pass's `perf record -q -a -g -e cpu-clock` into @path,
+ * a sample every @period ns of cpu-clock (inside an icount guest: instructions; 0: 997
+ * samples a second), through the same control fifos: started disabled, returned once
+ * perf acknowledges it is ready (its own start-up, long in an emulated guest, is in no
+ * profile); perf_stat_enable turns it on and off around the window. Returns 0, or
+ * -errno with perf's words in @err.
+ */
+int perf_record_start(struct perf_stat *ps, const char *path, unsigned long long period,
+		      char *err, size_t errlen);
+
+/* perf_record_stop - stop it (SIGINT) and wait; its data must then be in @path.
+ * Returns 0, or -errno with a sentence in @err (-ENOENT: perf is not installed, -EIO: no
+ * data). */
+int perf_record_stop(struct perf_stat *ps, const char *path, char *err, size_t errlen);
 
 /* perf_stat_enable - turn the counters on (@on) or off, waiting for perf's
  * acknowledgement (at most 5 s). Returns 0 or -errno (-ETIMEDOUT, -EPIPE: perf ended). */

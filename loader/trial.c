@@ -121,45 +121,6 @@ struct snapshot {
 	uint64_t vcpu_ns;
 };
 
-/* Start `perf record -a -g -e cpu-clock` writing @path; returns its pid or -errno. */
-static pid_t perf_start(const char *path)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execlp("perf", "perf", "record", "-q", "-a", "-g", "-e", "cpu-clock", "-F", "997",
-		       "-o", path, (char *)NULL);
-		_exit(127);
-	}
-	sleep_ms(500); /* perf opens its events on every CPU first */
-	return pid;
-}
-
-/* Stop perf record; its data must then be in @path (perf's exit status on SIGINT
- * varies between versions, the file does not). */
-static int perf_stop(pid_t pid, const char *path)
-{
-	struct stat st;
-	int status;
-
-	kill(pid, SIGINT);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return -ENOENT; /* perf is not installed */
-	return !stat(path, &st) && st.st_size > 0 ? 0 : -EIO;
-}
-
 static int snapshot_take(const struct trial_env *env, enum trial_pass pass, struct snapshot *s)
 {
 	int e;
@@ -297,14 +258,22 @@ static int perf_window_start(const struct trial_env *env, pid_t sender, struct p
 	pid_t tids[PERF_STAT_MAX_TIDS];
 	const struct softirq_tasks *t = env->cpu_source == CPU_SENDER_AND_SOFTIRQ
 		? &env->dut->softirq : &env->vcpus;
-	int n = 0;
+	int n = 0, e;
 
 	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ)
 		tids[n++] = sender;
 	for (int i = 0; i < t->n && n < PERF_STAT_MAX_TIDS; i++)
 		tids[n++] = t->pid[i];
-	return perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
-			       sizeof(r->perf_error));
+	e = perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
+			    sizeof(r->perf_error));
+	/* perf's own start-up (exec, parsing and opening the events: a few hundred ms of
+	 * CPU) must be over before the snapshot before the window, or the machine's busy
+	 * time counts it as other load: it acknowledges a command once it is ready */
+	if (!e && (e = perf_stat_enable(ps, false)) &&
+	    perf_stat_finish(ps, r->perf, 0, r->perf_error, sizeof(r->perf_error)) == 0)
+		snprintf(r->perf_error, sizeof(r->perf_error), "perf stat did not get ready: %s",
+			 strerror(-e));
+	return e;
 }
 
 /* perf's counters on, right before the window (after the snapshot before it, whose
@@ -353,7 +322,8 @@ static void perf_window_collect(const struct trial_env *env, struct perf_stat *p
 struct trial_state {
 	int up[2], down[2];   /* sender -> here ("R", then its report), here -> sender ("G") */
 	pid_t pid;            /* the sender child */
-	pid_t perf_pid;       /* the profile pass's perf record */
+	struct perf_stat prof;/* the profile pass's perf record */
+	bool prof_started;
 	struct perf_stat ps;  /* the timing pass's perf stat */
 	bool perf_started;
 	uint64_t t_on;        /* when perf's counters went on, ns */
@@ -407,19 +377,26 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 	}
 	settle(env); /* the warm-up's last packets */
 	if (pass == PASS_PROFILE) {
-		t->perf_pid = perf_start(env->profile_path);
-		if (t->perf_pid < 0) {
-			e = (int)t->perf_pid;
-			t->perf_pid = -1;
-			snprintf(r->error, sizeof(r->error), "perf record: %s", strerror(-e));
+		char why[200];
+
+		e = perf_record_start(&t->prof, env->profile_path, env->profile_period, why,
+				      sizeof(why));
+		if (e) {
+			snprintf(r->error, sizeof(r->error), "perf record: %s", why);
 			return e;
 		}
+		t->prof_started = true;
 	}
 	if (pass == PASS_TIMING && env->perf_nevents > 0)
 		t->perf_started = perf_window_start(env, t->pid, &t->ps, r) == 0;
 	e = snapshot_take(env, pass, &before);
 	if (!e && t->perf_started && perf_window_on(&t->ps, r, &t->t_on))
 		t->perf_started = false; /* gone: its reason in r->perf_error */
+	if (!e && t->prof_started && (e = perf_stat_enable(&t->prof, true))) {
+		snprintf(r->error, sizeof(r->error), "perf record did not start sampling: %s",
+			 strerror(-e));
+		return e;
+	}
 	if (!e && write(t->down[1], "G", 1) != 1)
 		e = -EPIPE;
 	if (e) {
@@ -432,18 +409,24 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 	}
 	if (t->perf_started) /* and off right after it, before the settle wait */
 		perf_window_end(&t->ps, r, t->t_on);
+	if (t->prof_started && (e = perf_stat_enable(&t->prof, false))) {
+		snprintf(r->error, sizeof(r->error), "perf record did not stop sampling: %s",
+			 strerror(-e));
+		return e;
+	}
 	if (rep.err) {
 		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-rep.err));
 		return rep.err;
 	}
 	settle(env);
 	e = snapshot_take(env, pass, &after);
-	if (!e && t->perf_pid > 0) {
-		e = perf_stop(t->perf_pid, env->profile_path);
-		t->perf_pid = -1;
+	if (!e && t->prof_started) {
+		char why[200];
+
+		t->prof_started = false;
+		e = perf_record_stop(&t->prof, env->profile_path, why, sizeof(why));
 		if (e) {
-			snprintf(r->error, sizeof(r->error), "perf record wrote no data: %s",
-				 strerror(-e));
+			snprintf(r->error, sizeof(r->error), "perf record wrote no data: %s", why);
 			return e;
 		}
 	}
@@ -461,14 +444,14 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 
 /* Whatever the trial still holds: perf stopped, the sender reaped (killed first when
  * the trial failed), the pipes closed. */
-static void trial_state_end(const struct trial_env *env, struct trial_state *t, int e)
+static void trial_state_end(struct trial_state *t, int e)
 {
 	int status;
 
 	if (t->perf_started)
 		perf_stat_abort(&t->ps);
-	if (t->perf_pid > 0)
-		perf_stop(t->perf_pid, env->profile_path);
+	if (t->prof_started)
+		perf_stat_abort(&t->prof);
 	if (t->pid > 0) {
 		if (e)
 			kill(t->pid, SIGKILL);
@@ -487,8 +470,7 @@ static void trial_state_end(const struct trial_env *env, struct trial_state *t, 
 int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
 	      uint64_t packets, struct trial_result *r)
 {
-	struct trial_state t = { .up = { -1, -1 }, .down = { -1, -1 }, .pid = -1,
-				 .perf_pid = -1 };
+	struct trial_state t = { .up = { -1, -1 }, .down = { -1, -1 }, .pid = -1 };
 	int e;
 
 	memset(r, 0, sizeof(*r));
@@ -501,7 +483,7 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 	e = sender_fork(env, packets, &t, r);
 	if (!e)
 		e = trial_window(env, pass, &t, r);
-	trial_state_end(env, &t, e);
+	trial_state_end(&t, e);
 	dut_detach(env->dut);
 	if (!e && env->stop && *env->stop)
 		e = -EINTR;

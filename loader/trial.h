@@ -58,6 +58,9 @@ struct trial_env {
 	int perf_nevents;
 	const char *perf_event_list;     /* the same as a comma list, for perf */
 	const char *profile_path;        /* profile pass: perf data is written to PATH.data */
+	uint64_t profile_period;         /* profile pass: a sample every N ns of cpu-clock
+					  * (perf record -c N; inside an icount guest N
+					  * instructions); 0: 997 samples per second (-F 997) */
 	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
 	bool veth_pair;                  /* veth: one drop on the way shows on both ends */
 	struct softirq_tasks vcpus;      /* ... and its vCPU threads */

@@ -74,11 +74,23 @@ kernel_refresh_lists() {
 		apt-get $(kernel_apt_opts) -q update >"$KAPT/update.log" 2>&1 ||
 			{ exec 9>&-; die "cannot fetch Debian's package lists (see $KAPT/update.log)"; }
 		find "$KAPT/lists" -maxdepth 1 -name '*_InRelease' -exec touch {} +
+		rm -f "$KAPT/candidates"
 	fi
 	exec 9>&-
 }
 
 kernel_candidates() {
+	# listed once per refresh of the lists (apt-cache takes seconds)
+	if [ -s "$KAPT/candidates" ]; then
+		cat "$KAPT/candidates"
+		return 0
+	fi
+	scratch "$KAPT/candidates.$$"
+	kernel_list_candidates > "$KAPT/candidates.$$" && mv "$KAPT/candidates.$$" "$KAPT/candidates"
+	cat "$KAPT/candidates"
+}
+
+kernel_list_candidates() {
 	# shellcheck disable=SC2046
 	names=$(apt-cache $(kernel_apt_opts) pkgnames linux-image- |
 		grep -E '^linux-image-[0-9][0-9a-z.+~-]*-amd64$' | grep -v -e '-cloud-' -e '-rt-')
