@@ -559,13 +559,15 @@ static const struct cli_opt matrix_opts[] = {
 	  "patch level", "KERNELS" },
 	{ "modes", 'm', "LIST", "modes measured on every kernel (tcx is left out, and said so "
 	  "before measuring, on kernels older than 6.6)", "tc,tcx,xdpgeneric,xdpdrv", "MODES" },
-	{ "packets", 'n', "N", "packets per measured window (k/M suffixes)", "20k", "PACKETS" },
+	{ "packets", 'n', "N", "packets per measured window (k/M suffixes; instruction counts "
+	  "repeat to a few parts per million, so a small window suffices)", "10k", "PACKETS" },
 	{ "reps", 'r', "N", "repetitions of the timing pass per run (6 or more give each delta "
-	  "an interval)", "11", "REPS" },
+	  "an interval)", "6", "REPS" },
 	{ "count-reps", OPT_COUNT_REPS, "N", "repetitions of the count and BPF-statistics "
-	  "passes per run", "2", "COUNT_REPS" },
+	  "passes per run (the counts are exact)", "1", "COUNT_REPS" },
 	{ "jobs", 'j', "N", "runs side by side (icount numbers do not depend on the host's "
-	  "load; each guest takes a host CPU)", "1", "JOBS" },
+	  "load; each guest takes a host CPU, so more than the CPUs buys nothing)",
+	  "the number of CPUs", "JOBS" },
 	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
 	{ NULL },
@@ -619,10 +621,12 @@ int cmd_matrix(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	m.modes = "tc,tcx,xdpgeneric,xdpdrv";
 	m.out_dir = "results";
-	m.packets = 20000;
-	m.reps = 11;
-	m.count_reps = 2;
-	m.jobs = 1;
+	m.packets = 10000;
+	m.reps = 6;
+	m.count_reps = 1;
+	m.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (m.jobs < 1)
+		m.jobs = 1;
 	e = matrix_parse(&m, argc, argv);
 	if (e >= 0)
 		return e;

@@ -199,6 +199,7 @@ static void remove_dir(struct perf_stat *ps)
 }
 
 static void perf_said(const struct perf_stat *ps, char *err, size_t errlen);
+static int perf_control(struct perf_stat *ps, const char *cmd, int timeout_ms);
 
 /* Start `perf ARGS... -D -1 --control fifo:CTL,ACK` (@args: its arguments after "perf",
  * ended by NULL; "@out" stands for ps->dir/out) with its events disabled, its stdout and
@@ -301,10 +302,14 @@ int perf_record_start(struct perf_stat *ps, const char *path, unsigned long long
 	if (e)
 		return e;
 	/* ready once perf acknowledges a command (still off: perf_stat_enable turns it on
-	 * for the window) */
-	e = perf_stat_enable(ps, false);
+	 * for the window); perf record -a reads every process's maps first, which in an
+	 * emulated guest takes seconds */
+	e = perf_control(ps, "disable\n", 60000);
 	if (e) {
-		perf_said(ps, err, errlen);
+		char said[160];
+
+		perf_said(ps, said, sizeof(said));
+		snprintf(err, errlen, "not ready (%s); %s", strerror(-e), said);
 		perf_stat_abort(ps);
 	}
 	return e;
@@ -335,7 +340,13 @@ int perf_record_stop(struct perf_stat *ps, const char *path, char *err, size_t e
 
 int perf_stat_enable(struct perf_stat *ps, bool on)
 {
-	const char *cmd = on ? "enable\n" : "disable\n";
+	return perf_control(ps, on ? "enable\n" : "disable\n", 5000);
+}
+
+/* Send @cmd over perf's control fifo and wait up to @timeout_ms for its "ack". Returns 0
+ * or -errno (-ETIMEDOUT, -EPIPE: perf ended, -EPROTO: another answer). */
+static int perf_control(struct perf_stat *ps, const char *cmd, int timeout_ms)
+{
 	struct pollfd p = { .fd = ps->ack_fd, .events = POLLIN };
 	char buf[16];
 	ssize_t r;
@@ -345,7 +356,7 @@ int perf_stat_enable(struct perf_stat *ps, bool on)
 	if (write(ps->ctl_fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
 		return -EPIPE;
 	for (;;) {
-		int e = poll(&p, 1, 5000);
+		int e = poll(&p, 1, timeout_ms);
 
 		if (e < 0 && errno == EINTR)
 			continue;
@@ -379,7 +390,7 @@ static void perf_said(const struct perf_stat *ps, char *err, size_t errlen)
 	}
 	if (f)
 		fclose(f);
-	snprintf(err, errlen, "perf stat: %s", line[0] ? line : "no counts written");
+	snprintf(err, errlen, "perf: %s", line[0] ? line : "nothing written on stderr");
 }
 
 int perf_stat_finish(struct perf_stat *ps, struct perf_stat_value *vals, int n, char *err,
