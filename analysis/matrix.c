@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flamegraph.h"
 #include "summary.h"
@@ -39,6 +40,7 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	json_object_set_new(e, "guest_kernel",
 			    json_string(str(json_object_get(run, "engine"), "guest_kernel")));
 	json_object_set_new(e, "time_metric", json_string(summary_time_metric(run)));
+	json_object_set_new(e, "engine", json_string(summary_engine(run)));
 	json_object_set_new(e, "modes", json_deep_copy(json_object_get(s, "modes")));
 	json_object_set_new(e, "deltas", json_deep_copy(json_object_get(s, "deltas")));
 	return e;
@@ -297,6 +299,53 @@ static void md_row(FILE *out, const json_t *e)
 		built, stack, freed, bpf);
 }
 
+/* The entry of @kernel's @experiment in @matrix, or NULL. */
+static const json_t *find_entry(const json_t *matrix, const char *kernel, const char *exp)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		if (!strcmp(str(e, "kernel"), kernel) && !strcmp(str(e, "experiment"), exp))
+			return e;
+	return NULL;
+}
+
+/* The two engines side by side: each host-engine run beside the icount run of the same
+ * kernel series and sender. */
+static void md_cross_check(const json_t *matrix, FILE *out)
+{
+	const json_t *h;
+	size_t i;
+	bool head = false;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, h) {
+		const json_t *g, *dg, *dh;
+		char a[96], b[96];
+
+		if (strncmp(str(h, "experiment"), "host-", 5))
+			continue;
+		g = find_entry(matrix, str(h, "kernel"), str(h, "experiment") + 5);
+		dg = g ? entry_delta(g, "xdpdrv") : NULL;
+		dh = entry_delta(h, "xdpdrv");
+		if (!head)
+			fprintf(out, "\n## The two engines on one kernel series\n\nThe icount guest "
+				     "(instructions per packet) beside the host engine on the host's own "
+				     "kernel of the same series (CPU time per packet, %s):\n\n| "
+				     "experiment | icount guest | xdpdrv vs tc, instructions | host | "
+				     "xdpdrv vs tc, CPU time | same sign |\n|---|---|---|---|---|---|\n",
+				str(json_object_get(matrix, "host"), "cpu_model"));
+		head = true;
+		fmt_delta(a, sizeof(a), dg);
+		fmt_delta(b, sizeof(b), dh);
+		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", str(h, "experiment") + 5,
+			g ? str(g, "guest_kernel") : "n/a", a,
+			str(json_object_get(matrix, "host"), "kernel_release"), b,
+			!dg || !dh || strcmp(str(h, "status"), "ok") ? "n/a"
+			: (num(dg, "rel_delta") > 0) == (num(dh, "rel_delta") > 0) ? "yes" : "**no**");
+	}
+}
+
 /* The functions of @e's differential profile, a table. */
 static void md_profile(FILE *out, const json_t *e, int rows)
 {
@@ -341,8 +390,8 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 
 		for (k = 0; k < nseen && strcmp(seen[k], exp); k++)
 			;
-		if (k < nseen || nseen == 16)
-			continue;
+		if (k < nseen || nseen == 16 || !strncmp(exp, "host-", 5))
+			continue; /* the host engine's runs: in the cross-check */
 		snprintf(seen[nseen++], sizeof(seen[0]), "%s", exp);
 		fprintf(out, "\n## %s\n\n| kernel (guest release) | tc instructions/pkt | xdpdrv "
 			     "instructions/pkt | xdpdrv vs tc | xdpgeneric vs tc | tcx vs tc | "
@@ -352,6 +401,7 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 			if (!strcmp(str(f, "experiment"), exp))
 				md_row(out, f);
 	}
+	md_cross_check(matrix, out);
 	fprintf(out, "\n## Where the instructions go: xdpdrv against tc\n\nInstruction profiles "
 		     "(perf record -e cpu-clock inside the icount guest, whose clock counts "
 		     "instructions), one profile trial per mode, normalised per packet.\n");
@@ -364,73 +414,114 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* The data file of @exp's xdpdrv-vs-tc delta. Returns the points written, or -errno. */
-static int plot_data(const json_t *matrix, const char *dir, const char *exp)
+/* The place of @spec in @matrix's kernels (the plots' x), or -1. */
+static int kernel_index(const json_t *matrix, const char *spec)
+{
+	const json_t *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
+		if (!strcmp(str(k, "spec"), spec))
+			return (int)i;
+	return -1;
+}
+
+/* The data file of @exp's @mode-vs-tc delta, matrix-delta-EXP-MODE.dat. Returns the
+ * points written, or -errno. */
+static int plot_data(const json_t *matrix, const char *dir, const char *exp, const char *mode)
 {
 	char path[PATH_MAX];
 	const json_t *e;
 	size_t i;
-	int n = 0, x = 0;
+	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/matrix-delta-%s.dat", dir, exp);
+	snprintf(path, sizeof(path), "%s/matrix-delta-%s-%s.dat", dir, exp, mode);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "# index kernel delta_pct low_pct high_pct (xdpdrv vs tc, %s)\n", exp);
+	fprintf(f, "# index kernel delta_pct low_pct high_pct (%s vs tc, %s)\n", mode, exp);
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
 		const json_t *d;
 		double lo, hi, v;
 
 		if (strcmp(str(e, "experiment"), exp))
 			continue;
-		x++;
-		d = entry_delta(e, "xdpdrv");
+		d = entry_delta(e, mode);
 		if (!d)
 			continue;
 		v = 100 * num(d, "rel_delta");
 		lo = isnan(num(d, "ci95_lo")) ? v : 100 * num(d, "ci95_lo");
 		hi = isnan(num(d, "ci95_hi")) ? v : 100 * num(d, "ci95_hi");
-		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", x - 1, str(e, "kernel"), v, lo, hi);
+		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", kernel_index(matrix, str(e, "kernel")), str(e, "kernel"), v, lo, hi);
 		n++;
 	}
 	fclose(f);
+	if (!n)
+		unlink(path);
 	return n;
+}
+
+/* One plot of @gp: the series (@exps x @modes, @ne x @nm) that have points, each a line
+ * with its intervals, against the @nk kernels. Returns the points, or -errno. */
+static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char *out,
+		    const char *title, const char *const *exps, int ne, const char *const *modes,
+		    int nm)
+{
+	int total = 0, nk = (int)json_array_size(json_object_get(matrix, "kernels"));
+	const json_t *k;
+	size_t i;
+
+	fprintf(gp, "set terminal svg size 900,500 noenhanced\nset output '%s.svg'\n"
+		    "set title '%s (guest instructions per packet; intervals: at least 95%%)'\n"
+		    "set ylabel 'delta against tc, percent'\nset xlabel 'guest kernel'\n"
+		    "set xzeroaxis\nset xrange [-0.5:%d.5]\nset yrange [*<0:0<*]\nset key outside\n"
+		    "set xtics (", out, title, nk - 1);
+	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
+		fprintf(gp, "%s\"%s\" %zu", i ? ", " : "", str(k, "spec"), i);
+	fprintf(gp, ")\nplot");
+	for (int i = 0; i < ne; i++) /* (a kernel's index is its place in "kernels") */
+		for (int j = 0; j < nm; j++) {
+			int n = plot_data(matrix, dir, exps[i], modes[j]);
+			int s = i * nm + j;
+
+			if (n < 0)
+				return n;
+			if (!n)
+				continue;
+			fprintf(gp, "%s 'matrix-delta-%s-%s.dat' using ($1+%.2f):3:4:5 with "
+				    "yerrorlines pt 7 lw 2 title '%s%s%s'", total ? "," : "", exps[i],
+				modes[j], (double)s * 0.05 - 0.1, ne > 1 ? exps[i] : modes[j],
+				ne > 1 && nm > 1 ? " " : "", ne > 1 && nm > 1 ? modes[j] : "");
+			total += n;
+		}
+	fprintf(gp, "%s\nset terminal pngcairo size 900,500 noenhanced\nset output '%s.png'\n"
+		    "replot\n", total ? "" : " NaN notitle", out);
+	return total;
 }
 
 int matrix_write_plot(const json_t *matrix, const char *dir)
 {
 	static const char *const exps[] = { "veth-udp", "veth-xdp-live", "virtio" };
-	char path[PATH_MAX];
-	int total = 0, nk = (int)json_array_size(json_object_get(matrix, "kernels"));
+	static const char *const modes[] = { "xdpdrv", "xdpgeneric", "tcx" };
+	char path[PATH_MAX], out[64], title[96];
+	int total;
 	FILE *gp;
 
 	snprintf(path, sizeof(path), "%s/matrix-delta.gp", dir);
 	gp = fopen(path, "w");
 	if (!gp)
 		return -errno;
-	fprintf(gp, "# xdptc matrix: the xdpdrv-vs-tc delta of guest instructions per packet "
-		    "against the guest kernel\nset terminal svg size 900,500 noenhanced\n"
-		    "set output 'matrix-delta.svg'\nset title 'xdpdrv against tc, guest "
-		    "instructions per packet (icount), interval of at least 95%% coverage'\n"
-		    "set ylabel 'delta, percent'\nset xlabel 'guest kernel'\nset xzeroaxis\n"
-		    "set xrange [-0.5:%d.5]\nset yrange [*<0:0<*]\nset key outside\nplot", nk - 1);
-	for (size_t i = 0; i < sizeof(exps) / sizeof(exps[0]); i++) {
-		int n = plot_data(matrix, dir, exps[i]);
+	fprintf(gp, "# xdptc matrix: each mode's delta against tc per guest kernel\n");
+	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, 3, modes, 1);
+	for (int i = 0; i < 3 && total >= 0; i++) {
+		int n;
 
-		if (n < 0) {
-			fclose(gp);
-			return n;
-		}
-		if (!n)
-			continue;
-		fprintf(gp, "%s 'matrix-delta-%s.dat' using ($1+%.2f):3:4:5:xtic(2) with "
-			    "yerrorlines pt 7 lw 2 title '%s'", total ? "," : "", exps[i],
-			(double)i * 0.08 - 0.08, exps[i]);
-		total += n;
+		snprintf(out, sizeof(out), "matrix-delta-%s", exps[i]);
+		snprintf(title, sizeof(title), "%s: each mode against tc", exps[i]);
+		n = plot_one(gp, matrix, dir, out, title, exps + i, 1, modes, 3);
+		total = n < 0 ? n : total;
 	}
-	fprintf(gp, "\nset terminal pngcairo size 900,500 noenhanced\nset output "
-		    "'matrix-delta.png'\nreplot\n");
 	fclose(gp);
 	return total;
 }

@@ -48,10 +48,12 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_
  * mechanism counts per packet. Returns 0 or -EIO. */
 int matrix_write_md(const json_t *matrix, FILE *out);
 
-/* matrix_write_plot - the plot of the xdpdrv-vs-tc delta against the kernel: one data
- * file per experiment (matrix-delta-EXPERIMENT.dat: index, kernel, delta, low, high in
- * percent) and a gnuplot script (matrix-delta.gp) drawing matrix-delta.svg and .png, all
- * in @dir. Returns the number of points written, or -errno. */
+/* matrix_write_plot - the plots of the deltas against the kernel: matrix-delta (xdpdrv
+ * against tc, a line per experiment) and matrix-delta-EXPERIMENT (xdpdrv, xdpgeneric
+ * and tcx against tc), each .svg and .png, from a data file per experiment and mode
+ * (matrix-delta-EXPERIMENT-MODE.dat: index, kernel, delta, low, high in percent) and one
+ * gnuplot script (matrix-delta.gp), all in @dir. Returns the number of points of the
+ * first plot, or -errno. */
 int matrix_write_plot(const json_t *matrix, const char *dir);
 
 #endif

@@ -38,15 +38,20 @@
 #include "run_internal.h"
 
 #define MATRIX_MAX_KERNELS 24
-#define MATRIX_NEXP 3
+#define MATRIX_NEXP 3  /* the icount experiments of every kernel */
+#define MATRIX_NHOST 2 /* and the host engine's cross-check on the host's own series */
 
-/* The experiments of every kernel: (name, topology, sender) */
+/* The experiments: (name, topology, sender, engine); the first MATRIX_NEXP per kernel
+ * under icount, then the cross-check's on the host. */
 static const struct matrix_exp {
 	const char *name, *topology, *sender;
-} matrix_exps[MATRIX_NEXP] = {
-	{ "veth-udp", "veth", "udp" },
-	{ "veth-xdp-live", "veth", "xdp-live" },
-	{ "virtio", "virtio", "udp" },
+	bool host;
+} matrix_exps[MATRIX_NEXP + MATRIX_NHOST] = {
+	{ "veth-udp", "veth", "udp", false },
+	{ "veth-xdp-live", "veth", "xdp-live", false },
+	{ "virtio", "virtio", "udp", false },
+	{ "host-veth-udp", "veth", "udp", true },
+	{ "host-veth-xdp-live", "veth", "xdp-live", true },
 };
 
 enum task_state { TASK_WAITING, TASK_RUNNING, TASK_DONE, TASK_FAILED };
@@ -73,10 +78,10 @@ struct matrix_kernel {
 struct matrix {
 	struct matrix_kernel k[MATRIX_MAX_KERNELS];
 	int nk;
-	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP + 1)];
+	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP + 1) + MATRIX_NHOST];
 	int nt;
 	int jobs, running, lock_fd;
-	const char *modes, *topodir, *out_dir, *kernels;
+	const char *modes, *topodir, *out_dir, *kernels, *report;
 	uint64_t packets;
 	int reps, count_reps;
 	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
@@ -229,6 +234,10 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 			const struct matrix_exp *x = &matrix_exps[t->exp];
 
 			fcntl(m->lock_fd, F_SETFD, 0); /* the run lock, handed down */
+			if (x->host) /* its own defaults: a host run times, it does not count */
+				execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender",
+				      x->sender, "--modes", k->modes, "--out", t->out, "--quiet",
+				      "--held-lock", lock, (char *)NULL);
 			execl(m->self, "xdptc", "run", "--engine", "icount", "--topology",
 			      x->topology, "--sender", x->sender, "--guest-kernel", k->version,
 			      "--modes", k->modes, "--packets", num[0], "--reps", num[1],
@@ -475,28 +484,60 @@ static json_t *matrix_json(const struct matrix *m)
 }
 
 /* matrix.json, matrix.md (also on stdout) and the plot. Returns 0 or 1 (said why). */
-static int matrix_write(const struct matrix *m)
+/* matrix.md and the plots in @dir from matrix.json @j. Returns 0 or 1 (said why). */
+static int matrix_render(const json_t *j, const char *dir)
 {
-	char path[PATH_MAX + 32], cmd[PATH_MAX + 128], line[1024];
-	json_t *j = matrix_json(m);
+	char path[PATH_MAX + 32], cmd[PATH_MAX + 128];
 	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/matrix.md", dir);
+	f = fopen(path, "w");
+	if (!f || matrix_write_md(j, f) || fclose(f)) {
+		fprintf(stderr, "xdptc matrix: cannot write %s\n", path);
+		return 1;
+	}
+	if (matrix_write_plot(j, dir) > 0) {
+		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot matrix-delta.gp 2>/dev/null", dir);
+		if (system(cmd))
+			fprintf(stderr, "xdptc matrix: the plots were not drawn (gnuplot failed)\n");
+	}
+	return 0;
+}
+
+/* --report DIR: matrix.md and the plots again from DIR/matrix.json alone. */
+static int matrix_report(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	json_error_t jerr;
+	json_t *j;
 	int e;
 
+	snprintf(path, sizeof(path), "%s/matrix.json", dir);
+	j = json_load_file(path, 0, &jerr);
+	if (!j || strcmp(json_string_value(json_object_get(j, "schema")) ?: "", "xdptc.matrix/1")) {
+		fprintf(stderr, "xdptc matrix: %s: %s\n", path, j ? "not an xdptc.matrix/1 file" : jerr.text);
+		json_decref(j);
+		return EXIT_USAGE;
+	}
+	e = matrix_render(j, dir);
+	json_decref(j);
+	return e;
+}
+
+static int matrix_write(const struct matrix *m)
+{
+	char path[PATH_MAX + 32], line[1024];
+	json_t *j = matrix_json(m);
+	FILE *f;
+
 	snprintf(path, sizeof(path), "%s/matrix.json", m->dir);
-	e = json_dump_file(j, path, JSON_INDENT(2)) ? -EIO : 0;
-	snprintf(path, sizeof(path), "%s/matrix.md", m->dir);
-	f = fopen(path, "w");
-	if (e || !f || matrix_write_md(j, f) || fclose(f)) {
+	if (json_dump_file(j, path, JSON_INDENT(2)) || matrix_render(j, m->dir)) {
 		fprintf(stderr, "xdptc matrix: cannot write in %s\n", m->dir);
 		json_decref(j);
 		return 1;
 	}
-	if (matrix_write_plot(j, m->dir) > 0) {
-		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot matrix-delta.gp 2>/dev/null", m->dir);
-		if (system(cmd))
-			fprintf(stderr, "xdptc matrix: the plot was not drawn (gnuplot failed)\n");
-	}
 	json_decref(j);
+	snprintf(path, sizeof(path), "%s/matrix.md", m->dir);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
 		fputs(line, stdout);
@@ -507,23 +548,63 @@ static int matrix_write(const struct matrix *m)
 	return 0;
 }
 
-/* The tasks: per kernel its fetch and its experiments, with their files. */
+/* A task of kernel @k, experiment @x (-1: its fetch), with its files. */
+static int plan_task(struct matrix *m, int k, int x)
+{
+	struct matrix_task *t = &m->t[m->nt++];
+	const char *name = x < 0 ? "fetch" : matrix_exps[x].name;
+	char dir[PATH_MAX], spec[sizeof(m->k[0].spec)]; /* copies: *t is inside *m */
+
+	snprintf(dir, sizeof(dir), "%s", m->dir);
+	snprintf(spec, sizeof(spec), "%s", m->k[k].spec);
+	t->k = k;
+	t->exp = x;
+	snprintf(t->log, sizeof(t->log), "%s/logs/%s-%s.log", dir, spec, name);
+	snprintf(t->out, sizeof(t->out), x < 0 ? "%s/logs/%s-%s.out" : "%s/runs/%s-%s", dir,
+		 spec, name);
+	return x >= 0 && mkdir(t->out, 0755) ? -errno : 0;
+}
+
+/* The tasks: per kernel its fetch and its icount experiments. */
 static int matrix_plan(struct matrix *m)
 {
 	for (int k = 0; k < m->nk; k++)
 		for (int x = -1; x < MATRIX_NEXP; x++) {
-			struct matrix_task *t = &m->t[m->nt++];
-			const char *name = x < 0 ? "fetch" : matrix_exps[x].name;
+			int e = plan_task(m, k, x);
 
-			t->k = k;
-			t->exp = x;
-			snprintf(t->log, sizeof(t->log), "%s/logs/%s-%s.log", m->dir, m->k[k].spec, name);
-			snprintf(t->out, sizeof(t->out), x < 0 ? "%s/logs/%s-%s.out" : "%s/runs/%s-%s",
-				 m->dir, m->k[k].spec, name);
-			if (x >= 0 && mkdir(t->out, 0755))
-				return -errno;
+			if (e)
+				return e;
 		}
 	return 0;
+}
+
+/* The cross-check of the two engines: when a kernel measured under icount is of the
+ * host's own series (6.18 on a 6.18 host), the host engine's veth runs with the same
+ * senders and modes, one at a time after every guest is down (a host run times, and
+ * nothing may run beside it). Returns 0, 130 when stopped, or 1. */
+static int matrix_host_check(struct matrix *m)
+{
+	struct utsname u;
+	char series[32];
+	int k, major, minor;
+
+	uname(&u);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	snprintf(series, sizeof(series), "%d.%d.", major, minor);
+	for (k = 0; k < m->nk; k++)
+		if (m->k[k].fetch == TASK_DONE && !strncmp(m->k[k].release, series, strlen(series)))
+			break;
+	if (k == m->nk)
+		return 0;
+	fprintf(stderr, "xdptc matrix: the host runs Linux %s, the series of guest kernel %s: "
+			"the host engine's veth runs for the cross-check, one at a time\n",
+		u.release, m->k[k].spec);
+	for (int x = MATRIX_NEXP; x < MATRIX_NEXP + MATRIX_NHOST; x++)
+		if (plan_task(m, k, x))
+			return 1;
+	m->jobs = 1;
+	return matrix_schedule(m);
 }
 
 /* OUT/<stamp>-matrix with its logs/ and runs/. Returns 0 or -errno. */
@@ -550,7 +631,7 @@ static int matrix_dirs(struct matrix *m)
 	return mkdir(sub, 0755) ? -errno : 0;
 }
 
-enum { OPT_KERNELS = 256, OPT_COUNT_REPS };
+enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT };
 
 static const struct cli_opt matrix_opts[] = {
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -570,6 +651,8 @@ static const struct cli_opt matrix_opts[] = {
 	  "the number of CPUs", "JOBS" },
 	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
+	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md and the plots "
+	  "again from DIR/matrix.json (no root needed)" },
 	{ NULL },
 };
 
@@ -601,6 +684,7 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 			*(c == 'r' ? &m->reps : c == 'j' ? &m->jobs : &m->count_reps) = (int)v;
 			break;
 		case 'o': m->out_dir = optarg; break;
+		case OPT_REPORT: m->report = optarg; break;
 		}
 	}
 	if (c < 0)
@@ -630,6 +714,8 @@ int cmd_matrix(int argc, char **argv)
 	e = matrix_parse(&m, argc, argv);
 	if (e >= 0)
 		return e;
+	if (m.report)
+		return matrix_report(m.report);
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
@@ -657,6 +743,8 @@ int cmd_matrix(int argc, char **argv)
 	fprintf(stderr, "xdptc matrix: %d kernel(s) x %d experiments, %d at a time, into %s/\n",
 		m.nk, MATRIX_NEXP, m.jobs, m.dir);
 	st = matrix_schedule(&m);
+	if (st == 0)
+		st = matrix_host_check(&m);
 	if (st == 130) {
 		fprintf(stderr, "xdptc matrix: interrupted; what was measured is in %s/\n", m.dir);
 		return 130;

@@ -125,8 +125,9 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 						plan->backend[SKB_STACK_ENTRIES]),
 				r->pkts_at_dut));
 	else
-		fprintf(stderr, "%8.1f ns/BPF run  ",
-			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0);
+		fprintf(stderr, "%8.1f %s/BPF run  ",
+			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0,
+			p->instructions ? "instr" : "ns");
 	fprintf(stderr, "pkts_at_dut %llu%s  %d left", (unsigned long long)r->pkts_at_dut,
 		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done);
 	if (!p->no_eta)

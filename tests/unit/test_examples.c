@@ -5,6 +5,8 @@
  * makes from its trials now, and summary.md equals, byte for byte, what
  * summary_render_md writes from it (what `xdptc report DIR` would rewrite). An example
  * left stale by a change of the summary fails here until `xdptc report` re-renders it.
+ * Likewise every committed kernel matrix: its matrix.md is what matrix_write_md writes
+ * from its matrix.json (`xdptc matrix --report DIR`).
  * Run from the repository root.
  */
 #include <dirent.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "matrix.h"
 #include "report.h"
 #include "summary.h"
 
@@ -107,6 +110,46 @@ static void test_examples_are_current(void **state)
 	assert_int_equal(stale, 0);
 }
 
+/* Every committed matrix's matrix.md is what this version renders from its matrix.json */
+static void test_matrix_examples_are_current(void **state)
+{
+	DIR *d = opendir(EXAMPLES);
+	struct dirent *de;
+	int checked = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[PATH_MAX + 32], *md, *now;
+		size_t mdlen, nowlen;
+		json_error_t jerr;
+		json_t *m;
+		FILE *mem;
+
+		snprintf(path, sizeof(path), EXAMPLES "/%s/matrix.json", de->d_name);
+		if (de->d_name[0] == '.' || access(path, R_OK))
+			continue;
+		m = json_load_file(path, 0, &jerr);
+		if (!m)
+			fail_msg("%s: %s", path, jerr.text);
+		snprintf(path, sizeof(path), EXAMPLES "/%s/matrix.md", de->d_name);
+		md = slurp(path, &mdlen);
+		mem = open_memstream(&now, &nowlen);
+		assert_non_null(mem);
+		assert_int_equal(matrix_write_md(m, mem), 0);
+		fclose(mem);
+		if (!md || mdlen != nowlen || memcmp(md, now, mdlen))
+			fail_msg("%s is not what this version renders (xdptc matrix --report %s/%s)",
+				 path, EXAMPLES, de->d_name);
+		free(md);
+		free(now);
+		json_decref(m);
+		checked++;
+	}
+	closedir(d);
+	printf("# %d committed matrices checked\n", checked);
+}
+
 static json_t *example(const char *name)
 {
 	char dir[PATH_MAX], err[512];
@@ -166,6 +209,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples_are_current),
+		cmocka_unit_test(test_matrix_examples_are_current),
 		cmocka_unit_test(test_compare_context),
 	};
 
