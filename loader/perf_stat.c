@@ -298,19 +298,25 @@ int perf_record_start(struct perf_stat *ps, const char *path, unsigned long long
 	int e;
 
 	snprintf(rate, sizeof(rate), "%llu", period ? period : 997ull);
-	e = perf_control_start(ps, args, err, errlen);
-	if (e)
-		return e;
 	/* ready once perf acknowledges a command (still off: perf_stat_enable turns it on
-	 * for the window); perf record -a reads every process's maps first, which in an
-	 * emulated guest takes seconds */
-	e = perf_control(ps, "disable\n", 60000);
-	if (e) {
+	 * for the window). perf record -a reads every process's maps first, which in an
+	 * emulated guest takes seconds; and there a perf now and then never answers (seen
+	 * twice in the first matrices, the guest idle meanwhile, so not busy starting up):
+	 * such a perf is killed and another started, three times at most */
+	for (int tries = 0; tries < 3; tries++) {
 		char said[160];
 
+		e = perf_control_start(ps, args, err, errlen);
+		if (e)
+			return e;
+		e = perf_control(ps, "disable\n", 20000);
+		if (!e)
+			return 0;
 		perf_said(ps, said, sizeof(said));
-		snprintf(err, errlen, "not ready (%s); %s", strerror(-e), said);
+		snprintf(err, errlen, "not ready (%s, %d tries); %s", strerror(-e), tries + 1, said);
 		perf_stat_abort(ps);
+		if (e != -ETIMEDOUT)
+			break;
 	}
 	return e;
 }
