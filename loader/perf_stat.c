@@ -317,6 +317,7 @@ int perf_record_start(struct perf_stat *ps, const char *path, unsigned long long
 		perf_stat_abort(ps);
 		if (e != -ETIMEDOUT)
 			break;
+		fprintf(stderr, "xdptc: perf record did not answer within 20 s; starting it again\n");
 	}
 	return e;
 }
