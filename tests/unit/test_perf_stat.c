@@ -230,10 +230,13 @@ static void test_session_counts_only_the_enabled_window(void **state)
 	assert_true(v[0].counted);
 	/* the window lies inside the schedstat readings, which also hold perf's enable and
 	 * disable round trips (long on a loaded machine): at most what the child ran
-	 * around it (schedstat of a running task lags by up to a tick), never the 0.4 s of
-	 * the whole loop; and the spinning child ran some of the 0.1 s window, however
-	 * loaded the machine (how much depends on the load, so only that it counted) */
-	assert_true(v[0].value / 1e9 <= ran + 0.012);
+	 * around it, never the 0.4 s of the whole loop. schedstat of a running task lags
+	 * by up to a tick at each end, and on a VM whose other CPU is busy task-clock was
+	 * seen 22 ms above it: the margin is 50 ms, still far below the 0.3 s outside the
+	 * window that counting the whole loop would add. And the spinning child ran some of
+	 * the 0.1 s window, however loaded the machine (how much depends on the load, so
+	 * only that it counted) */
+	assert_true(v[0].value / 1e9 <= ran + 0.05);
 	assert_true(v[0].value / 1e9 < on + 0.03);
 	assert_true(v[0].value / 1e9 > 0.002);
 	assert_true(v[1].counted);
