@@ -448,6 +448,9 @@ static void bottom_line(const json_t *r, FILE *out)
 						   "only within-run deltas and counts mean anything)");
 		fprintf(out, "  ENGINE=icount      %s\n", qemu ? "runs here (TCG with -icount: "
 			"instructions per packet, the same on any host)" : "will fail: no qemu");
+		fprintf(out, "  make matrix        %s\n", qemu ? "runs here (the icount engine on "
+			"each guest kernel; fetching kernels needs Debian's archive)"
+			: "will fail: no qemu");
 	}
 	if (!doctor_item_ok(r, "pmu"))
 		fprintf(out, "  cycles_per_pkt, instructions_per_pkt: n/a (%s); CPU time per "
