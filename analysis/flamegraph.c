@@ -302,6 +302,22 @@ static void draw(FILE *out, const struct node *n, double x, int level, double di
 	}
 }
 
+/* Is the process of folded stack @line (its first frame) one of @list (comma-separated;
+ * NULL: none)? */
+static bool comm_in(const char *line, const char *list)
+{
+	size_t n = strcspn(line, ";");
+
+	for (const char *p = list; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, line, n))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
 /* Add the folded stacks read from @in to the tree under @root, each count times
  * @scale into the node's value (@base false) or base (@base true); stacks of the
  * process @skip_comm (its first frame; NULL: none) are left out. Returns 0 or -ENOMEM. */
@@ -318,8 +334,7 @@ static int tree_add(struct node *root, FILE *in, double scale, bool base, const 
 			continue;
 		v = scale * strtod(sp + 1, NULL);
 		*sp = '\0';
-		if (skip_comm && !strncmp(line, skip_comm, strlen(skip_comm)) &&
-		    line[strlen(skip_comm)] == ';')
+		if (comm_in(line, skip_comm))
 			continue;
 		*(base ? &root->base : &root->value) += v;
 		while (*p) {
@@ -430,8 +445,7 @@ static int self_add(FILE *in, double scale, int which, const char *skip_comm,
 			continue;
 		c = strtod(sp + 1, NULL);
 		*sp = '\0';
-		if (skip_comm && !strncmp(line, skip_comm, strlen(skip_comm)) &&
-		    line[strlen(skip_comm)] == ';')
+		if (comm_in(line, skip_comm))
 			continue;
 		leaf = strrchr(line, ';') ? strrchr(line, ';') + 1 : line;
 		for (i = 0; i < *n && strcmp(fns[i].name, leaf); i++)

@@ -24,8 +24,8 @@ long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle);
 
 /* flame_svg_diff - a differential flame graph of B against A: the folded stacks read
  * from @a and @b, each count times its scale (@a_scale, @b_scale: a sampling period over
- * packets makes both per packet), stacks of the process @skip_comm (NULL: none; "perf":
- * the profiler's own) left out. A frame is as wide as the larger of its two values,
+ * packets makes both per packet), stacks of the processes in @skip_comm (a comma list;
+ * NULL: none; "perf": the profiler's own) left out. A frame is as wide as the larger of its two values,
  * red where B exceeds A and blue where it falls short, the deeper the larger the
  * difference against the largest; its tooltip holds both values. Returns 0, or -errno
  * (-ENODATA when neither has a sample). */

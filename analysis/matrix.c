@@ -46,9 +46,11 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	return e;
 }
 
-/* The folded profile of one mode into a JSON object {stack: samples}; *@per_pkt_sum
- * gets the samples outside PROFILE_SKIP_COMM. Returns NULL when it cannot be read. */
-static json_t *folded_json(const char *path, double *samples_kept)
+/* The folded profile of one mode into a JSON object {stack: samples}; *@samples_kept
+ * gets the samples outside PROFILE_SKIP_COMM, *@sender_own those of the UDP sender's own
+ * code (through udp_sendmsg, not as far as __dev_queue_xmit: the same work in every
+ * mode). Returns NULL when it cannot be read. */
+static json_t *folded_json(const char *path, double *samples_kept, double *sender_own)
 {
 	char line[16384];
 	json_t *j;
@@ -58,6 +60,7 @@ static json_t *folded_json(const char *path, double *samples_kept)
 		return NULL;
 	j = json_object();
 	*samples_kept = 0;
+	*sender_own = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *sp = strrchr(line, ' ');
 		long long c;
@@ -68,6 +71,8 @@ static json_t *folded_json(const char *path, double *samples_kept)
 		*sp = '\0';
 		if (strncmp(line, PROFILE_SKIP_COMM ";", strlen(PROFILE_SKIP_COMM) + 1))
 			*samples_kept += (double)c;
+		if (strstr(line, ";udp_sendmsg;") && !strstr(line, ";__dev_queue_xmit"))
+			*sender_own += (double)c;
 		json_object_set_new(j, line, json_integer(c));
 	}
 	fclose(f);
@@ -156,13 +161,13 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_
 
 	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg) {
 		char path[PATH_MAX];
-		double kept;
+		double kept, own, scale;
 		json_t *folded, *m;
 
 		if (!run_flame(run, str(fg, "mode")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", run_dir, str(fg, "folded"));
-		folded = folded_json(path, &kept);
+		folded = folded_json(path, &kept, &own);
 		if (!folded)
 			continue;
 		if (!p)
@@ -171,11 +176,14 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_
 		/* each sample's own interrupt costs instructions that no sample sees, so
 		 * samples x period overstates the work: the samples are scaled to add up to
 		 * the instructions per packet the timing pass measured */
+		scale = kept > 0 ? measured_per_pkt(run, str(fg, "mode")) / kept : 0;
 		m = json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "file", str(fg, "folded"),
 			      "samples", kept, "pkts_at_dut", num(fg, "pkts_at_dut"),
 			      "sampled_per_pkt", kept * num(fg, "period") / num(fg, "pkts_at_dut"),
 			      "measured_per_pkt", measured_per_pkt(run, str(fg, "mode")),
-			      "per_sample", kept > 0 ? measured_per_pkt(run, str(fg, "mode")) / kept : 0);
+			      "per_sample", scale);
+		json_object_set_new(m, "sender_own_per_pkt", own > 0 ? json_real(own * scale)
+								    : json_null());
 		json_object_set_new(m, "folded", folded);
 		json_object_set_new(modes, str(fg, "mode"), m);
 	}
@@ -346,6 +354,27 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 	}
 }
 
+/* The profile's own check: the UDP sender's code is the same work in every mode, so its
+ * share per packet must come out the same in tc's and xdpdrv's profiles. */
+static void md_profile_check(FILE *out, const json_t *modes)
+{
+	double a = num(json_object_get(modes, "tc"), "sender_own_per_pkt");
+	double b = num(json_object_get(modes, "xdpdrv"), "sender_own_per_pkt");
+
+	if (isnan(a) || isnan(b) || a <= 0 || b <= 0)
+		return;
+	if (fabs(b / a - 1) <= 0.2)
+		fprintf(out, "Check: the sender's own code (the same in both modes) comes out at "
+			     "%.0f and %.0f instructions per packet: the attribution holds to %.0f%%.\n\n",
+			a, b, 100 * fabs(b / a - 1));
+	else
+		fprintf(out, "**Check failed**: the sender's own code, the same work in both "
+			     "modes, comes out at %.0f (tc) and %.0f (xdpdrv) instructions per "
+			     "packet: the samples are not spread in proportion to instructions here "
+			     "(docs/matrix.md), so read the call paths below, not the per-function "
+			     "figures.\n\n", a, b);
+}
+
 /* The functions of @e's differential profile, a table. */
 static void md_profile(FILE *out, const json_t *e, int rows)
 {
@@ -357,14 +386,16 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 		return;
 	fprintf(out, "\n### %s, %s (guest %s)\n\n%.0f and %.0f samples (tc, xdpdrv; a sample "
 		     "every %.0f %s), scaled to the %.0f and %.0f instructions per packet measured. "
-		     "Differential flame graph: `%s`. The leaf functions whose instructions per "
-		     "packet differ most (± two standard deviations of the sample count):\n\n"
-		     "| function | tc | xdpdrv | xdpdrv - tc |\n|---|---|---|---|\n",
+		     "Differential flame graph: `%s`.\n\n",
 		str(e, "kernel"), str(e, "experiment"), str(e, "guest_kernel"),
 		num(json_object_get(modes, "tc"), "samples"),
 		num(json_object_get(modes, "xdpdrv"), "samples"), num(p, "period"),
 		str(p, "period_unit"), num(json_object_get(modes, "tc"), "measured_per_pkt"),
 		num(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), str(d, "svg"));
+	md_profile_check(out, modes);
+	fprintf(out, "The leaf functions whose instructions per packet differ most (± two "
+		     "standard deviations of the sample count):\n\n| function | tc | xdpdrv | "
+		     "xdpdrv - tc |\n|---|---|---|---|\n");
 	json_array_foreach(json_object_get(d, "top_functions"), i, f) {
 		if ((int)i == rows)
 			break;

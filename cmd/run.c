@@ -695,7 +695,8 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 			c->env.profile_path = profile_path;
 			c->env.profile_period = o->profile_period;
 		}
-		e = trial_run(&c->env, mode, (enum trial_pass)p, o->packets, &r);
+		e = trial_run(&c->env, mode, (enum trial_pass)p,
+			      p == PASS_PROFILE ? o->profile_packets : o->packets, &r);
 		if (e == -EINTR || run_stopped())
 			return -EINTR;
 		if (e && p == PASS_PROFILE) {

@@ -38,8 +38,10 @@ struct run_opts {
 	bool cross_check;          /* count pass: every working backend at once */
 	bool flame;                /* profile pass: a flame graph per mode (perf record) */
 	uint64_t profile_period;   /* its perf record -c: cpu-clock ns between samples
-				    * (icount: guest instructions; default 10,000 there);
+				    * (icount: guest instructions; default 50,000 there);
 				    * 0: -F 997 */
+	uint64_t profile_packets;  /* packets in its window (default: --packets; icount:
+				    * 50,000 or --packets if more) */
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
 	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */

@@ -44,6 +44,7 @@ json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host 
 	json_object_set_new(j, "cross_check", json_boolean(o->cross_check));
 	json_object_set_new(j, "flame", json_boolean(o->flame));
 	json_object_set_new(j, "profile_period", json_integer((json_int_t)o->profile_period));
+	json_object_set_new(j, "profile_packets", json_integer((json_int_t)o->profile_packets));
 	json_object_set_new(j, "sender", json_string(sender_name(o->sender)));
 	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(j, "pmu_events", json_string(o->pmu_events));
@@ -161,6 +162,9 @@ int run_opts_from_json(const json_t *j, struct run_opts *o, char *err, size_t er
 	o->cross_check = json_is_true(json_object_get(j, "cross_check"));
 	o->flame = json_is_true(json_object_get(j, "flame"));
 	o->profile_period = (uint64_t)json_integer_value(json_object_get(j, "profile_period"));
+	o->profile_packets = (uint64_t)json_integer_value(json_object_get(j, "profile_packets"));
+	if (!o->profile_packets)
+		o->profile_packets = o->packets;
 	o->inside_icount = true;
 	snprintf(o->icount_host.qemu, sizeof(o->icount_host.qemu), "%s", str_field(host, "qemu") ?: "unknown");
 	snprintf(o->icount_host.icount, sizeof(o->icount_host.icount), "%s", str_field(host, "icount") ?: "unknown");
