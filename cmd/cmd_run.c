@@ -244,15 +244,14 @@ static int run_opt_apply(struct run_parse *p, int c)
 	case OPT_CROSS_CHECK: p->o.cross_check = true; break;
 	case OPT_NO_FLAME: p->o.flame = false; break;
 	case OPT_PROFILE_PACKETS:
-		if (parse_count(optarg, 1000000000ull, &p->o.profile_packets) ||
-		    p->o.profile_packets < 1000)
-			return bad_value("--profile-packets", optarg, "1000 or more");
+	case OPT_PROFILE_PERIOD: {
+		uint64_t *to = c == OPT_PROFILE_PACKETS ? &p->o.profile_packets : &p->o.profile_period;
+
+		if (parse_count(optarg, 1000000000ull, to) || *to < 1000)
+			return bad_value(c == OPT_PROFILE_PACKETS ? "--profile-packets" : "--profile-period",
+					 optarg, "1000 or more");
 		break;
-	case OPT_PROFILE_PERIOD:
-		if (parse_count(optarg, 1000000000ull, &p->o.profile_period) ||
-		    p->o.profile_period < 1000)
-			return bad_value("--profile-period", optarg, "1000 or more (ns, or instructions)");
-		break;
+	}
 	case OPT_AA: p->aa = 1; break;
 	case OPT_FIND_MAX_RATE: p->o.find_max_rate = true; break;
 	case OPT_ENGINE:
@@ -299,16 +298,12 @@ static int run_opt_apply(struct run_parse *p, int c)
 		p->packets_set = 1;
 		break;
 	case 'r':
-		if (parse_count(optarg, 100, &v) || v < 2)
-			return bad_value("--reps", optarg, "2-100 repetitions");
-		p->o.reps = (int)v;
-		p->reps_set = 1;
-		break;
 	case 'c':
-		if (parse_count(optarg, 100, &v) || v < 1)
-			return bad_value("--count-reps", optarg, "1-100 repetitions");
-		p->o.count_reps = (int)v;
-		p->count_reps_set = 1;
+		if (parse_count(optarg, 100, &v) || v < (c == 'r' ? 2u : 1u))
+			return bad_value(c == 'r' ? "--reps" : "--count-reps", optarg,
+					 c == 'r' ? "2-100 repetitions" : "1-100 repetitions");
+		*(c == 'r' ? &p->o.reps : &p->o.count_reps) = (int)v;
+		*(c == 'r' ? &p->reps_set : &p->count_reps_set) = 1;
 		break;
 	case 'm':
 		n = parse_modes(optarg, p->o.modes, RUN_MAX_MODES);
