@@ -7,7 +7,9 @@
  *   count          kprobe                  fentry                  tracepoint
  *   stack_entries  __netif_receive_skb_core __netif_receive_skb_core net:netif_receive_skb
  *   skbs_freed     kfree_skbmem            kfree_skbmem            skb:kfree_skb + skb:consume_skb
- *   skbs_built     __alloc_skb, __build_skb, __napi_build_skb, slab_build_skb  (no tracepoint)
+ *   skbs_built     __alloc_skb, __build_skb, __napi_build_skb, slab_build_skb,
+ *                  build_skb_around (an skb head allocated in bulk, as veth and cpumap
+ *                  do for XDP frames)                                (no tracepoint)
  *
  * Every tracepoint's first argument is the struct sk_buff *; tracepoint events are also
  * counted for skbs whose skb->dev is the DUT (ifindex and network namespace inode set
@@ -98,5 +100,6 @@ FENTRY_COUNT(fe_built_alloc, "__alloc_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_build, "__build_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_napi, "__napi_build_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_slab, "slab_build_skb", CNT_FE_BUILT)
+FENTRY_COUNT(fe_built_around, "build_skb_around", CNT_FE_BUILT)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -28,7 +28,7 @@ static const char *const count_names[SKB_COUNT_NR] = { "stack_entries", "skbs_fr
 static const char *const stack_fns[] = { "__netif_receive_skb_core", NULL };
 static const char *const freed_fns[] = { "kfree_skbmem", NULL };
 static const char *const built_fns[] = { "__alloc_skb", "__build_skb", "__napi_build_skb",
-					 "slab_build_skb", NULL };
+					 "slab_build_skb", "build_skb_around", NULL };
 static const char *const *const count_fns[SKB_COUNT_NR] = { stack_fns, freed_fns, built_fns };
 #define BUILT_REQUIRED 2 /* the first two of built_fns */
 
@@ -172,6 +172,7 @@ static const struct fe_prog fe_progs[] = {
 	{ SKB_BUILT, "__build_skb", true },
 	{ SKB_BUILT, "__napi_build_skb", false },
 	{ SKB_BUILT, "slab_build_skb", false },
+	{ SKB_BUILT, "build_skb_around", false },
 };
 #define FE_NR (sizeof(fe_progs) / sizeof(fe_progs[0]))
 
@@ -179,7 +180,8 @@ static struct bpf_program *fe_prog_of(struct skb_counters_bpf *s, size_t i)
 {
 	struct bpf_program *p[FE_NR] = { s->progs.fe_stack,       s->progs.fe_freed,
 					 s->progs.fe_built_alloc, s->progs.fe_built_build,
-					 s->progs.fe_built_napi,  s->progs.fe_built_slab };
+					 s->progs.fe_built_napi,  s->progs.fe_built_slab,
+					 s->progs.fe_built_around };
 
 	return p[i];
 }

@@ -8,7 +8,8 @@
  *                  net:netif_receive_skb tracepoint inside it (DUT only)
  *   skbs_freed     kfree_skbmem, or skb:kfree_skb + skb:consume_skb
  *   skbs_built     __alloc_skb + __build_skb + __napi_build_skb (+ slab_build_skb
- *                  where it exists): the __alloc_skb and build_skb families, which do
+ *                  where it exists) + build_skb_around (a head allocated in bulk, as
+ *                  veth does for XDP frames): the __alloc_skb and build_skb families, which do
  *                  not call one another, so no skb is counted twice. No tracepoint
  *                  marks skb construction (kmem:kmem_cache_alloc misses the NAPI skb
  *                  cache's bulk allocations): without kprobes or fentry it is
