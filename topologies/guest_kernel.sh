@@ -8,13 +8,16 @@
 #   kernel_refresh_lists     fetch the private package lists when missing or older than a
 #                            day (root; under a lock, so parallel runs fetch them once)
 #   kernel_candidates        every generic amd64 kernel image in them, one per line:
-#                            "UPSTREAM PACKAGE VERSION SUITE", oldest first
-#   kernel_resolve SPEC      the newest candidate matching SPEC, as such a line; SPEC is a
+#                            "UPSTREAM PACKAGE VERSION SUITE complete|lacks:PART",
+#                            oldest first (lacks: a split package it needs is not in
+#                            the archive at its version, so it cannot be fetched)
+#   kernel_resolve SPEC      the newest complete candidate matching SPEC, "UPSTREAM
+#                            PACKAGE VERSION SUITE"; SPEC is a
 #                            version prefix (6.1, 6.18, 7.3, 6.12.95: whole components) or
 #                            a full Debian package version (6.12.95-1~bpo12+1); exit 2
 #                            with the available series named when nothing matches
-#   kernel_defaults          one SPEC per series (6.1, 6.12, ..., 7.3), each newest patch
-#                            level: the matrix's default list, oldest first
+#   kernel_defaults          one SPEC per series that can be fetched (6.1, 6.12, ...):
+#                            the matrix's default list, oldest first
 #   kernel_fetch SPEC        download and unpack what a guest needs into the cache; sets
 #                            KDIR to its directory ($CACHE/PACKAGE), KPKG, KVERSION, KSUITE
 #
@@ -74,20 +77,20 @@ kernel_refresh_lists() {
 		apt-get $(kernel_apt_opts) -q update >"$KAPT/update.log" 2>&1 ||
 			{ exec 9>&-; die "cannot fetch Debian's package lists (see $KAPT/update.log)"; }
 		find "$KAPT/lists" -maxdepth 1 -name '*_InRelease' -exec touch {} +
-		rm -f "$KAPT/candidates"
+		rm -f "$KAPT/candidates" "$KAPT/candidates.v2"
 	fi
 	exec 9>&-
 }
 
 kernel_candidates() {
 	# listed once per refresh of the lists (apt-cache takes seconds)
-	if [ -s "$KAPT/candidates" ]; then
-		cat "$KAPT/candidates"
+	if [ -s "$KAPT/candidates.v2" ]; then
+		cat "$KAPT/candidates.v2"
 		return 0
 	fi
 	scratch "$KAPT/candidates.$$"
-	kernel_list_candidates > "$KAPT/candidates.$$" && mv "$KAPT/candidates.$$" "$KAPT/candidates"
-	cat "$KAPT/candidates"
+	kernel_list_candidates > "$KAPT/candidates.$$" && mv "$KAPT/candidates.$$" "$KAPT/candidates.v2"
+	cat "$KAPT/candidates.v2"
 }
 
 kernel_list_candidates() {
@@ -96,10 +99,31 @@ kernel_list_candidates() {
 		grep -E '^linux-image-[0-9][0-9a-z.+~-]*-amd64$' | grep -v -e '-cloud-' -e '-rt-')
 	[ -n "$names" ] || return 0
 	# shellcheck disable=SC2046,SC2086
-	apt-cache $(kernel_apt_opts) madison $names |
+	all=$(apt-cache $(kernel_apt_opts) madison $names |
 		awk -F' *[|] *' '{ sub("^ +", "", $1); split($3, u, " "); suite = u[2]; sub("/.*", "", suite);
 			v = $2; up = v; sub("-.*", "", up); print up, $1, v, suite }' |
-		sort -V -k1,1 -k3,3 | awk '!seen[$2 " " $3]++'
+		sort -V -k1,1 -k3,3 | awk '!seen[$2 " " $3]++')
+	# the split packages each image depends on, and which of them the archive has at
+	# that version (it has been seen to list an image whose modules package it lacks)
+	# shellcheck disable=SC2046
+	deps=$(apt-cache $(kernel_apt_opts) show $(echo "$all" | awk '{ print $2 "=" $3 }') 2>/dev/null |
+		awk '/^Package:/ { p = $2 } /^Version:/ { v = $2 }
+		     /^Depends:/ { n = split($0, d, ",")
+			for (i = 1; i <= n; i++)
+				if (match(d[i], /linux-(binary|modules)-[^ ]+/))
+					print p "=" v, substr(d[i], RSTART, RLENGTH) }')
+	parts=$(echo "$deps" | awk 'NF == 2 { print $2 }' | sort -u)
+	have=
+	# shellcheck disable=SC2046,SC2086
+	[ -z "$parts" ] || have=$(apt-cache $(kernel_apt_opts) madison $parts 2>/dev/null |
+		awk -F' *[|] *' '{ sub("^ +", "", $1); print $1 "=" $2 }')
+	echo "$all" | awk -v deps="$deps" -v have="$have" '
+		BEGIN { n = split(have, h, "\n"); for (i = 1; i <= n; i++) H[h[i]] = 1
+			m = split(deps, d, "\n")
+			for (i = 1; i <= m; i++) { split(d[i], f, " "); need[f[1]] = need[f[1]] " " f[2] } }
+		{ miss = ""; k = split(need[$2 "=" $3], q, " ")
+		  for (i = 1; i <= k; i++) if (!((q[i] "=" $3) in H)) miss = q[i]
+		  print $0, (miss == "" ? "complete" : "lacks:" miss) }'
 }
 
 kernel_resolve() {
@@ -107,17 +131,25 @@ kernel_resolve() {
 	case "$spec" in
 	''|*[!0-9a-z.+~-]*) echo "$(basename "$0"): bad guest kernel '$spec'" >&2; exit 2 ;;
 	esac
-	line=$(kernel_candidates | awk -v s="$spec" '
-		index(s, "-") ? $3 == s : ($1 == s || index($1, s ".") == 1)' | tail -n 1)
+	matches=$(kernel_candidates | awk -v s="$spec" '
+		index(s, "-") ? $3 == s : ($1 == s || index($1, s ".") == 1)')
+	line=$(echo "$matches" | awk '$5 == "complete"' | tail -n 1)
+	if [ -z "$line" ] && [ -n "$matches" ]; then
+		# shellcheck disable=SC2086
+		set -- $(echo "$matches" | tail -n 1)
+		echo "$(basename "$0"): Debian lists $2 $3 ($4) for '$spec' but not ${5#lacks:} at that version, which it needs: it cannot be fetched (series that can: $(kernel_defaults | tr '\n' ' '))" >&2
+		exit 2
+	fi
 	if [ -z "$line" ]; then
 		echo "$(basename "$0"): no Debian kernel matches '$spec' (available series: $(kernel_defaults | tr '\n' ' '))" >&2
 		exit 2
 	fi
-	echo "$line"
+	echo "$line" | cut -d' ' -f1-4
 }
 
 kernel_defaults() {
-	kernel_candidates | awk '{ split($1, p, "."); print p[1] "." p[2] }' | awk '!seen[$0]++'
+	kernel_candidates | awk '$5 == "complete" { split($1, p, "."); print p[1] "." p[2] }' |
+		awk '!seen[$0]++'
 }
 
 # Remove from the unpacked tree $1 (release $2) what a guest does not use.
