@@ -586,7 +586,7 @@ static int matrix_host_check(struct matrix *m)
 {
 	struct utsname u;
 	char series[32];
-	int k, major, minor;
+	int k, major, minor, jobs, st;
 
 	uname(&u);
 	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
@@ -603,8 +603,11 @@ static int matrix_host_check(struct matrix *m)
 	for (int x = MATRIX_NEXP; x < MATRIX_NEXP + MATRIX_NHOST; x++)
 		if (plan_task(m, k, x))
 			return 1;
+	jobs = m->jobs;
 	m->jobs = 1;
-	return matrix_schedule(m);
+	st = matrix_schedule(m);
+	m->jobs = jobs; /* what matrix.json records: the guests' runs */
+	return st;
 }
 
 /* OUT/<stamp>-matrix with its logs/ and runs/. Returns 0 or -errno. */
