@@ -6,7 +6,9 @@
 # (Debian 12's own libbpf 1.1 lacks the tcx API of 1.3 and later), libelf/zlib (libbpf's link deps), libcmocka-dev (unit
 # tests), libjansson-dev (run.json), iproute2/ethtool/procps (topologies), and for the
 # virtio topology qemu-system-x86, busybox-static, cpio, kmod (depmod/modprobe for the
-# guest's modules) and xz-utils (6.12's modules are compressed); bpftrace for the
+# guest's modules), xz-utils and zstd (guest kernels' modules are compressed) and
+# debian-archive-keyring (the guest kernels' private apt configuration checks Debian's
+# signatures with it); bpftrace for the
 # by-hand counting scripts in probes/, linux-perf for the flame graphs, gnuplot-nox for
 # the plots, libclang-rt-dev for `make fuzz` (libFuzzer and the sanitizers' runtimes,
 # only recommended by clang, so not installed with --no-install-recommends), and
@@ -20,7 +22,8 @@ set -eu
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/xdptc-bookworm-backports.list
 PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
-iproute2 ethtool qemu-system-x86 busybox-static cpio kmod xz-utils bpftrace linux-perf gnuplot-nox \
+iproute2 ethtool qemu-system-x86 busybox-static cpio kmod xz-utils zstd debian-archive-keyring \
+bpftrace linux-perf gnuplot-nox \
 libclang-rt-dev python3-jsonschema groff-base"
 BP_PKGS="libbpf-dev bpftool"
 
