@@ -269,8 +269,9 @@ static void md_head(const json_t *matrix, FILE *out)
 		str(h, "qemu"));
 	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
 		     "instructions, the same on any host\n");
-	fprintf(out, "- Every run: %lld packets per window, %lld timing repetitions, %lld count "
-		     "repetitions; modes %s; %lld job(s) at a time; %.0f s in all\n\n",
+	fprintf(out, "- Every run in a guest: %lld packets per window, %lld timing repetitions, "
+		     "%lld count repetitions; modes %s; %lld job(s) at a time; %.0f s in all (the "
+		     "host engine's cross-check, if any, at its own defaults)\n\n",
 		json_integer_value(json_object_get(set, "packets")),
 		json_integer_value(json_object_get(set, "reps")),
 		json_integer_value(json_object_get(set, "count_reps")), str(set, "modes"),
@@ -464,7 +465,7 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
 	char path[PATH_MAX];
 	const json_t *e;
 	size_t i;
-	int n = 0;
+	int n = 0, prev = -2;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/matrix-delta-%s-%s.dat", dir, exp, mode);
@@ -484,7 +485,10 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
 		v = 100 * num(d, "rel_delta");
 		lo = isnan(num(d, "ci95_lo")) ? v : 100 * num(d, "ci95_lo");
 		hi = isnan(num(d, "ci95_hi")) ? v : 100 * num(d, "ci95_hi");
-		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", kernel_index(matrix, str(e, "kernel")), str(e, "kernel"), v, lo, hi);
+		if (kernel_index(matrix, str(e, "kernel")) != prev + 1 && prev >= 0)
+			fputc('\n', f); /* a kernel with no point between: the line breaks */
+		prev = kernel_index(matrix, str(e, "kernel"));
+		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", prev, str(e, "kernel"), v, lo, hi);
 		n++;
 	}
 	fclose(f);
@@ -505,11 +509,12 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 
 	fprintf(gp, "set terminal svg size 900,500 noenhanced\nset output '%s.svg'\n"
 		    "set title '%s (guest instructions per packet; intervals: at least 95%%)'\n"
-		    "set ylabel 'delta against tc, percent'\nset xlabel 'guest kernel'\n"
+		    "set ylabel 'delta against tc, percent'\nset xlabel 'guest kernel' offset 0,-1\nset bmargin 5\n"
 		    "set xzeroaxis\nset xrange [-0.5:%d.5]\nset yrange [*<0:0<*]\nset key outside\n"
-		    "set xtics (", out, title, nk - 1);
-	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
-		fprintf(gp, "%s\"%s\" %zu", i ? ", " : "", str(k, "spec"), i);
+		    "set offsets 0, 0, graph 0.06, graph 0.06\nset xtics (", out, title, nk - 1);
+	json_array_foreach(json_object_get(matrix, "kernels"), i, k) /* a failed one says so */
+		fprintf(gp, "%s\"%s%s\" %zu", i ? ", " : "", str(k, "spec"),
+			strcmp(str(k, "status"), "ok") ? "\\n(failed)" : "", i);
 	fprintf(gp, ")\nplot");
 	for (int i = 0; i < ne; i++) /* (a kernel's index is its place in "kernels") */
 		for (int j = 0; j < nm; j++) {

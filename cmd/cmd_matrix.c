@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,26 @@ struct matrix {
 	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
 	char self[PATH_MAX];               /* this binary */
 	double t0;
+	FILE *log;                         /* DIR/progress.log: what it said on stderr */
 };
+
+/* A line of progress, on stderr and in the matrix's progress.log. */
+static void say(const struct matrix *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(const struct matrix *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (m->log) {
+		va_start(ap, fmt);
+		vfprintf(m->log, fmt, ap);
+		va_end(ap);
+		fflush(m->log);
+	}
+}
 
 static double now_s(void)
 {
@@ -306,7 +326,7 @@ static void task_progress(const struct matrix *m, const struct matrix_task *t)
 	       (fetches ? fetch_sum / fetches : 30.0) * fetches_left;
 	fmt_dur(el, sizeof(el), now_s() - m->t0);
 	fmt_dur(eta, sizeof(eta), left / m->jobs);
-	fprintf(stderr, "xdptc matrix: [%d/%d] %s %s %s in %.0f s%s%s; elapsed %s, ETA %s\n",
+	say(m, "xdptc matrix: [%d/%d] %s %s %s in %.0f s%s%s; elapsed %s, ETA %s\n",
 		done, m->nt, m->k[t->k].spec, t->exp < 0 ? "fetch" : matrix_exps[t->exp].name,
 		t->state == TASK_DONE ? "done" : "FAILED", t->secs, t->state == TASK_DONE ? "" : ": ",
 		t->state == TASK_DONE ? "" : t->reason, el, done == m->nt ? "0s" : eta);
@@ -345,7 +365,7 @@ static void task_ended(struct matrix *m, pid_t pid, int st)
 		read_fetch(k, t->out);
 		k->fetch = TASK_DONE;
 		kernel_modes(m, k);
-		fprintf(stderr, "xdptc matrix: %s is %s %s (%s), release %s; measuring %s%s%s\n",
+		say(m, "xdptc matrix: %s is %s %s (%s), release %s; measuring %s%s%s\n",
 			k->spec, k->package, k->version, k->suite, k->release, k->modes,
 			k->tcx_reason[0] ? "; not " : "", k->tcx_reason);
 	} else if (t->exp < 0) {
@@ -543,8 +563,8 @@ static int matrix_write(const struct matrix *m)
 		fputs(line, stdout);
 	if (f)
 		fclose(f);
-	fprintf(stderr, "xdptc matrix: %s/ (matrix.json, matrix.md, matrix-delta.svg, runs/, logs/)\n",
-		m->dir);
+	say(m, "xdptc matrix: %s/ (matrix.json, matrix.md, matrix-delta*.svg, profiles/, runs/, "
+	    "logs/, progress.log)\n", m->dir);
 	return 0;
 }
 
@@ -597,7 +617,7 @@ static int matrix_host_check(struct matrix *m)
 			break;
 	if (k == m->nk)
 		return 0;
-	fprintf(stderr, "xdptc matrix: the host runs Linux %s, the series of guest kernel %s: "
+	say(m, "xdptc matrix: the host runs Linux %s, the series of guest kernel %s: "
 			"the host engine's veth runs for the cross-check, one at a time\n",
 		u.release, m->k[k].spec);
 	for (int x = MATRIX_NEXP; x < MATRIX_NEXP + MATRIX_NHOST; x++)
@@ -695,7 +715,18 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 	if (optind != argc)
 		return bad_value("matrix", argv[optind], "options only");
 	if (strncmp(m->modes, "tc,", 3))
-		return bad_value("--modes", m->modes, "tc first: every delta is against tc");
+		return bad_value("--modes", m->modes, "two modes or more, tc first (every delta "
+				 "is against tc)");
+	if (m->kernels) { /* their form now, before root and the run lock */
+		char buf[1024];
+		int n = 0;
+
+		snprintf(buf, sizeof(buf), "%s", m->kernels);
+		for (char *save = NULL, *s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save), n++)
+			if (!guest_kernel_spec_ok(s) || n == MATRIX_MAX_KERNELS)
+				return bad_value("--kernels", m->kernels, "at most 24 kernel versions "
+						 "such as 6.1,6.18,7.3");
+	}
 	return -1;
 }
 
@@ -727,8 +758,8 @@ int cmd_matrix(int argc, char **argv)
 		return 1;
 	m.lock_fd = run_lock_take(&holder);
 	if (m.lock_fd < 0) {
-		fprintf(stderr, "xdptc matrix: another xdptc run (pid %d) is measuring on this "
-				"machine; wait for it to finish\n", holder);
+		fprintf(stderr, "xdptc matrix: another xdptc run or matrix (pid %d) is measuring "
+				"on this machine; wait for it to finish\n", holder);
 		return 1;
 	}
 	run_signals_install();
@@ -743,13 +774,19 @@ int cmd_matrix(int argc, char **argv)
 		fprintf(stderr, "xdptc matrix: cannot create %s: %s\n", m.dir, strerror(-e));
 		return 1;
 	}
-	fprintf(stderr, "xdptc matrix: %d kernel(s) x %d experiments, %d at a time, into %s/\n",
+	{
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/progress.log", m.dir);
+		m.log = fopen(path, "w");
+	}
+	say(&m, "xdptc matrix: %d kernel(s) x %d experiments, %d at a time, into %s/\n",
 		m.nk, MATRIX_NEXP, m.jobs, m.dir);
 	st = matrix_schedule(&m);
 	if (st == 0)
 		st = matrix_host_check(&m);
 	if (st == 130) {
-		fprintf(stderr, "xdptc matrix: interrupted; what was measured is in %s/\n", m.dir);
+		say(&m, "xdptc matrix: interrupted; what was measured is in %s/\n", m.dir);
 		return 130;
 	}
 	if (matrix_write(&m))
@@ -771,7 +808,9 @@ const struct cli_command cli_cmd_matrix = {
 		 "Writes OUT/<UTC timestamp>-matrix/matrix.json (an entry per kernel and "
 		 "experiment, with the per-mode summaries of its run), matrix.md (kernels as "
 		 "rows) and matrix-delta.svg/.png (the xdpdrv-vs-tc delta against the kernel); "
-		 "each run keeps its directory under runs/, its log under logs/. A kernel that "
+		 "each run keeps its directory under runs/, its log under logs/. When a guest "
+		 "kernel is of the host's own series, the host engine's veth runs follow, one at "
+		 "a time at their own defaults, beside the guest's in matrix.md. A kernel that "
 		 "cannot be fetched or booted is recorded with its reason and the others go on "
 		 "(exit status 1 at the end).",
 	.opts = matrix_opts,

@@ -3,12 +3,14 @@ set terminal svg size 900,500 noenhanced
 set output 'matrix-delta.svg'
 set title 'xdpdrv against tc (guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
-set xlabel 'guest kernel'
+set xlabel 'guest kernel' offset 0,-1
+set bmargin 5
 set xzeroaxis
 set xrange [-0.5:9.5]
 set yrange [*<0:0<*]
 set key outside
-set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19" 5, "7.0" 6, "7.1" 7, "7.2" 8, "7.3" 9)
+set offsets 0, 0, graph 0.06, graph 0.06
+set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19\n(failed)" 5, "7.0\n(failed)" 6, "7.1\n(failed)" 7, "7.2" 8, "7.3" 9)
 plot 'matrix-delta-veth-udp-xdpdrv.dat' using ($1+-0.10):3:4:5 with yerrorlines pt 7 lw 2 title 'veth-udp', 'matrix-delta-veth-xdp-live-xdpdrv.dat' using ($1+-0.05):3:4:5 with yerrorlines pt 7 lw 2 title 'veth-xdp-live', 'matrix-delta-virtio-xdpdrv.dat' using ($1+0.00):3:4:5 with yerrorlines pt 7 lw 2 title 'virtio'
 set terminal pngcairo size 900,500 noenhanced
 set output 'matrix-delta.png'
@@ -17,12 +19,14 @@ set terminal svg size 900,500 noenhanced
 set output 'matrix-delta-veth-udp.svg'
 set title 'veth-udp: each mode against tc (guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
-set xlabel 'guest kernel'
+set xlabel 'guest kernel' offset 0,-1
+set bmargin 5
 set xzeroaxis
 set xrange [-0.5:9.5]
 set yrange [*<0:0<*]
 set key outside
-set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19" 5, "7.0" 6, "7.1" 7, "7.2" 8, "7.3" 9)
+set offsets 0, 0, graph 0.06, graph 0.06
+set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19\n(failed)" 5, "7.0\n(failed)" 6, "7.1\n(failed)" 7, "7.2" 8, "7.3" 9)
 plot 'matrix-delta-veth-udp-xdpdrv.dat' using ($1+-0.10):3:4:5 with yerrorlines pt 7 lw 2 title 'xdpdrv', 'matrix-delta-veth-udp-xdpgeneric.dat' using ($1+-0.05):3:4:5 with yerrorlines pt 7 lw 2 title 'xdpgeneric', 'matrix-delta-veth-udp-tcx.dat' using ($1+0.00):3:4:5 with yerrorlines pt 7 lw 2 title 'tcx'
 set terminal pngcairo size 900,500 noenhanced
 set output 'matrix-delta-veth-udp.png'
@@ -31,12 +35,14 @@ set terminal svg size 900,500 noenhanced
 set output 'matrix-delta-veth-xdp-live.svg'
 set title 'veth-xdp-live: each mode against tc (guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
-set xlabel 'guest kernel'
+set xlabel 'guest kernel' offset 0,-1
+set bmargin 5
 set xzeroaxis
 set xrange [-0.5:9.5]
 set yrange [*<0:0<*]
 set key outside
-set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19" 5, "7.0" 6, "7.1" 7, "7.2" 8, "7.3" 9)
+set offsets 0, 0, graph 0.06, graph 0.06
+set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19\n(failed)" 5, "7.0\n(failed)" 6, "7.1\n(failed)" 7, "7.2" 8, "7.3" 9)
 plot 'matrix-delta-veth-xdp-live-xdpdrv.dat' using ($1+-0.10):3:4:5 with yerrorlines pt 7 lw 2 title 'xdpdrv', 'matrix-delta-veth-xdp-live-xdpgeneric.dat' using ($1+-0.05):3:4:5 with yerrorlines pt 7 lw 2 title 'xdpgeneric', 'matrix-delta-veth-xdp-live-tcx.dat' using ($1+0.00):3:4:5 with yerrorlines pt 7 lw 2 title 'tcx'
 set terminal pngcairo size 900,500 noenhanced
 set output 'matrix-delta-veth-xdp-live.png'
@@ -45,12 +51,14 @@ set terminal svg size 900,500 noenhanced
 set output 'matrix-delta-virtio.svg'
 set title 'virtio: each mode against tc (guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
-set xlabel 'guest kernel'
+set xlabel 'guest kernel' offset 0,-1
+set bmargin 5
 set xzeroaxis
 set xrange [-0.5:9.5]
 set yrange [*<0:0<*]
 set key outside
-set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19" 5, "7.0" 6, "7.1" 7, "7.2" 8, "7.3" 9)
+set offsets 0, 0, graph 0.06, graph 0.06
+set xtics ("6.1" 0, "6.12" 1, "6.16" 2, "6.17" 3, "6.18" 4, "6.19\n(failed)" 5, "7.0\n(failed)" 6, "7.1\n(failed)" 7, "7.2" 8, "7.3" 9)
 plot 'matrix-delta-virtio-xdpdrv.dat' using ($1+-0.10):3:4:5 with yerrorlines pt 7 lw 2 title 'xdpdrv', 'matrix-delta-virtio-xdpgeneric.dat' using ($1+-0.05):3:4:5 with yerrorlines pt 7 lw 2 title 'xdpgeneric', 'matrix-delta-virtio-tcx.dat' using ($1+0.00):3:4:5 with yerrorlines pt 7 lw 2 title 'tcx'
 set terminal pngcairo size 900,500 noenhanced
 set output 'matrix-delta-virtio.png'
