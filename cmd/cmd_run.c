@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -484,11 +485,31 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	return -1;
 }
 
+/* A guest kernel named on the command line must be one Debian has, before anything is
+ * made: topologies/virtio.sh kernel-resolve says so (exit 2, naming the series there
+ * are, on its stderr). Returns -1 to go on, or EXIT_USAGE. Other failures (no network)
+ * are left to the run, which says them when it fetches. */
+static int guest_kernel_known(const struct run_opts *o)
+{
+	char cmd[PATH_MAX + 160];
+	int st;
+
+	if (!o->guest_kernel || o->inside_icount || geteuid() != 0)
+		return -1;
+	/* guest_kernel_spec_ok let through nothing a shell would read as more */
+	snprintf(cmd, sizeof(cmd), "sh '%s/virtio.sh' kernel-resolve '%s' >/dev/null",
+		 o->topologies_dir, o->guest_kernel);
+	st = system(cmd);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 2 ? EXIT_USAGE : -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static char topodir[PATH_MAX];
 	struct run_opts o;
 	int r = run_opts_parse(argc, argv, &o, topodir, sizeof(topodir));
 
+	if (r < 0)
+		r = guest_kernel_known(&o);
 	return r >= 0 ? r : run_main(&o);
 }
