@@ -13,7 +13,8 @@
  *    prints its first line; the last such run is run to completion).
  *  - virtio: 3 runs killed 2-15 s in (while the TCG guest boots), each followed by
  *    `xdptc cleanup`: no qemu, tap, namespace, socket or /run/xdptc file may remain.
- *  - a first virtio run (an empty guest-kernel cache): 8 runs killed in the phases of
+ *  - a first virtio run (no kernel in the guest-kernel cache, only the package lists):
+ *    8 runs killed in the phases of
  *    its preparation (download, unpack, initramfs, boot), followed in turn by `xdptc
  *    cleanup` or by the next run started at once; no helper (download, dpkg-deb, the
  *    initramfs build, qemu) may outlive its run, and nothing partial stays in the cache.
@@ -1408,6 +1409,16 @@ static void test_sigkill_first_virtio_run_leaves_nothing(void **state)
 
 		snprintf(cache, sizeof(cache), "%s/cache-%d", base, i + 1);
 		assert_int_equal(mkdir(cache, 0755), 0);
+		{ /* no kernel in it, but Debian's package lists as the suite's cache has them
+		   * (metadata, fetched once a day): what a first run does is still all there,
+		   * without 20 s of list fetching before each kill */
+			char cp[2 * PATH_MAX + 64];
+
+			snprintf(cp, sizeof(cp), "[ ! -d '%s/apt' ] || cp -a '%s/apt' '%s/apt'",
+				 saved_cache ? saved_cache : "/var/cache/xdptc",
+				 saved_cache ? saved_cache : "/var/cache/xdptc", cache);
+			assert_int_equal(system(cp), 0);
+		}
 		setenv("XDPTC_CACHE", cache, 1);
 		wait_for_the_lock();
 		snprintf(logname, sizeof(logname), "first-%d.log", i + 1);
