@@ -85,10 +85,13 @@ static void check_profiles(json_t *e, const char *dir)
 		       "%.2f per sample\n", json_string_value(json_object_get(e, "experiment")), mode,
 		       num(pm, "samples"), sampled, measured, num(pm, "per_sample"));
 		/* the profile covers the window only: at face value it holds what was measured
-		 * plus the profiler's own interrupts (which no sample sees), never less, and the
-		 * scale given to a sample is what makes the samples add up to the measurement */
+		 * plus the profiler's own interrupts (which no sample sees), so not less, up to
+		 * the sampling noise (three standard deviations of a Poisson count: 11% at 800
+		 * samples); and the scale given to a sample is what makes the samples add up to
+		 * the measurement */
 		assert_true(num(pm, "samples") > 500);
-		assert_true(sampled > 0.95 * measured && sampled < 8 * measured);
+		assert_true(sampled > (1 - 3 / sqrt(num(pm, "samples"))) * measured &&
+			    sampled < 8 * measured);
 		assert_true(fabs(num(pm, "per_sample") * num(pm, "samples") / measured - 1) < 1e-9);
 		assert_true(fabs(num(pm, "measured_per_pkt") / measured - 1) < 1e-9);
 	}
