@@ -46,37 +46,39 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	return e;
 }
 
-/* The folded profile of one mode into a JSON object {stack: samples}; *@samples_kept
- * gets the samples outside PROFILE_SKIP_COMM, *@sender_own those of the UDP sender's own
- * code (through udp_sendmsg, not as far as __dev_queue_xmit: the same work in every
- * mode). Returns NULL when it cannot be read. */
-static json_t *folded_json(const char *path, double *samples_kept, double *sender_own)
+/* Copy the folded profile of one mode from @src to @dst; *@samples_kept gets the samples
+ * outside PROFILE_SKIP_COMM, *@sender_own those of the UDP sender's own code (through
+ * udp_sendmsg, not as far as __dev_queue_xmit: the same work in every mode). Returns the
+ * number of stacks, or -1 when it cannot be read or written. */
+static int folded_copy(const char *src, const char *dst, double *samples_kept,
+		       double *sender_own)
 {
 	char line[16384];
-	json_t *j;
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(src, "r"), *out = f ? fopen(dst, "w") : NULL;
+	int n = 0;
 
-	if (!f)
-		return NULL;
-	j = json_object();
 	*samples_kept = 0;
 	*sender_own = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while (out && fgets(line, sizeof(line), f)) {
 		char *sp = strrchr(line, ' ');
 		long long c;
 
+		fputs(line, out);
 		if (!sp)
 			continue;
 		c = atoll(sp + 1);
-		*sp = '\0';
+		n++;
 		if (strncmp(line, PROFILE_SKIP_COMM ";", strlen(PROFILE_SKIP_COMM) + 1))
 			*samples_kept += (double)c;
+		*sp = '\0';
 		if (strstr(line, ";udp_sendmsg;") && !strstr(line, ";__dev_queue_xmit"))
 			*sender_own += (double)c;
-		json_object_set_new(j, line, json_integer(c));
 	}
-	fclose(f);
-	return j;
+	if (f)
+		fclose(f);
+	if (!out || fclose(out))
+		return -1;
+	return n;
 }
 
 /* The profile of @mode in @run's "flamegraphs", or NULL. */
@@ -152,23 +154,27 @@ static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale
 	return d;
 }
 
-json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_path,
-			const char *svg_name, int top)
+json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_dir,
+			const char *name, int top)
 {
+	char svg_path[PATH_MAX], svg_name[PATH_MAX];
 	const json_t *fg, *tc = run_flame(run, "tc"), *xdp = run_flame(run, "xdpdrv");
 	json_t *p = NULL, *modes = json_object();
 	size_t i;
 
 	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg) {
-		char path[PATH_MAX];
+		char path[PATH_MAX], file[PATH_MAX], dst[2 * PATH_MAX];
 		double kept, own, scale;
-		json_t *folded, *m;
+		json_t *m;
+		int stacks;
 
 		if (!run_flame(run, str(fg, "mode")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", run_dir, str(fg, "folded"));
-		folded = folded_json(path, &kept, &own);
-		if (!folded)
+		snprintf(file, sizeof(file), "%s-%s.folded", name, str(fg, "mode"));
+		snprintf(dst, sizeof(dst), "%s/%s", out_dir, file);
+		stacks = folded_copy(path, dst, &kept, &own);
+		if (stacks < 0)
 			continue;
 		if (!p)
 			p = json_pack("{s:f, s:s, s:s}", "period", num(fg, "period"), "period_unit",
@@ -184,7 +190,8 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_
 			      "per_sample", scale);
 		json_object_set_new(m, "sender_own_per_pkt", own > 0 ? json_real(own * scale)
 								    : json_null());
-		json_object_set_new(m, "folded", folded);
+		json_object_set_new(m, "folded_file", json_string(file));
+		json_object_set_new(m, "stacks", json_integer(stacks));
 		json_object_set_new(modes, str(fg, "mode"), m);
 	}
 	if (!p) {
@@ -192,6 +199,8 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_
 		return NULL;
 	}
 	json_object_set_new(p, "modes", modes);
+	snprintf(svg_name, sizeof(svg_name), "%s-xdpdrv-vs-tc.svg", name);
+	snprintf(svg_path, sizeof(svg_path), "%s/%s", out_dir, svg_name);
 	if (tc && xdp && json_object_get(modes, "tc") && json_object_get(modes, "xdpdrv"))
 		json_object_set_new(p, "diff", profile_diff(
 			tc, xdp, num(json_object_get(modes, "tc"), "per_sample"),

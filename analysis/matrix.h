@@ -13,6 +13,7 @@
  *     "entries": [ {kernel (its spec), experiment, topology, sender, status, reason,
  *                   run_dir, seconds, guest_kernel (the release the guest ran),
  *                   time_metric, modes: [...], deltas: [...], profiles: {...}} ],
+ *   the profiles' folded stacks beside it in profiles/KERNEL-EXPERIMENT-MODE.folded
  *     "elapsed_s": N }
  */
 #ifndef XDPTC_MATRIX_H
@@ -29,18 +30,19 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 
 /* matrix_profiles - the instruction profiles of the run in @run_dir (its run.json @run,
  * "flamegraphs": a folded profile per mode with its sampling period and packets):
- * per mode the folded stacks ({stack: samples}), the samples (the profiler's own
- * process "perf" left out), the packets, what the samples sum to per packet at face
- * value (samples x period / packets: more than was measured, as each sample's own
- * interrupt costs instructions no sample sees), the instructions per packet measured
- * and what one sample stands for (measured per packet / samples: the profile scaled to
- * the measurement); when tc and xdpdrv both have one, their differential flame graph
- * (xdpdrv against tc, per packet) drawn to @svg_path and named in it as @svg_name, and
- * the leaf functions whose instructions per packet differ most (at most @top), each
- * with its sampling error. Returns a new reference, or NULL when the run has no
- * profile. */
-json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *svg_path,
-			const char *svg_name, int top);
+ * per mode the folded stacks, copied to @out_dir/@name-MODE.folded and named in
+ * "folded_file" (with the number of "stacks"), the samples (the profiler's own process
+ * "perf" left out), the packets, what the samples sum to per packet at face value
+ * (samples x period / packets: more than was measured, as each sample's own interrupt
+ * costs instructions no sample sees), the instructions per packet measured, what one
+ * sample stands for (measured per packet / samples: the profile scaled to the
+ * measurement) and the UDP sender's own code per packet (the profile's check); when tc
+ * and xdpdrv both have one, their differential flame graph (xdpdrv against tc, per
+ * packet) drawn to @out_dir/@name-xdpdrv-vs-tc.svg, and the leaf functions whose
+ * instructions per packet differ most (at most @top), each with its sampling error.
+ * Returns a new reference, or NULL when the run has no profile. */
+json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_dir,
+			const char *name, int top);
 
 /* matrix_write_md - matrix.md for @matrix on @out: the host, the settings, the kernels
  * with their packages, then per experiment a table with a row per kernel: the time

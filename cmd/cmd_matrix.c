@@ -449,14 +449,13 @@ static json_t *task_entry(const struct matrix *m, const struct matrix_task *t)
 				      report_load(dir, &run, err, sizeof(err))))
 		run = NULL;
 	if (run) {
-		char svg[PATH_MAX + 64], name[160];
+		char name[160];
 		json_t *prof;
 
 		e = matrix_entry_from_run(m->k[t->k].spec, x->name, run);
 		json_object_set_new(e, "run_dir", json_string(dir + strlen(m->dir) + 1));
-		snprintf(name, sizeof(name), "profiles/%s-%s-xdpdrv-vs-tc.svg", m->k[t->k].spec, x->name);
-		snprintf(svg, sizeof(svg), "%s/%s", m->dir, name);
-		prof = matrix_profiles(run, dir, svg, name, 25);
+		snprintf(name, sizeof(name), "profiles/%s-%s", m->k[t->k].spec, x->name);
+		prof = matrix_profiles(run, dir, m->dir, name, 25);
 		if (prof)
 			json_object_set_new(e, "profiles", prof);
 		json_decref(run);
