@@ -168,6 +168,11 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 		json_t *m;
 		int stacks;
 
+		if (json_is_string(json_object_get(fg, "error"))) { /* lost: said, never dropped */
+			json_object_set_new(modes, str(fg, "mode"),
+					    json_pack("{s:s}", "error", str(fg, "error")));
+			continue;
+		}
 		if (!run_flame(run, str(fg, "mode")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", run_dir, str(fg, "folded"));
@@ -194,6 +199,8 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 		json_object_set_new(m, "stacks", json_integer(stacks));
 		json_object_set_new(modes, str(fg, "mode"), m);
 	}
+	if (!p && json_object_size(modes))
+		p = json_object(); /* every profile of the run failed: their reasons */
 	if (!p) {
 		json_decref(modes);
 		return NULL;
@@ -446,8 +453,16 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 	fprintf(out, "\n## Where the instructions go: xdpdrv against tc\n\nInstruction profiles "
 		     "(perf record -e cpu-clock inside the icount guest, whose clock counts "
 		     "instructions), one profile trial per mode, normalised per packet.\n");
-	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
+		const char *mode;
+		const json_t *pm;
+
+		json_object_foreach((json_t *)json_object_get(json_object_get(e, "profiles"), "modes"), mode, pm)
+			if (json_is_string(json_object_get(pm, "error")))
+				fprintf(out, "\n%s, %s: no profile of %s: %s\n", str(e, "kernel"),
+					str(e, "experiment"), mode, str(pm, "error"));
 		md_profile(out, e, 10);
+	}
 	fprintf(out, "\nEach delta is the median of the paired ratios of one run (the modes "
 		     "interleaved in every repetition), with the order-statistics interval of at "
 		     "least 95%% coverage; compare deltas, not instruction counts, across rows. "

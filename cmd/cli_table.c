@@ -342,7 +342,8 @@ void cli_man(FILE *f)
 		    "flame graphs (flame-MODE.svg and .folded) and, for the icount engine, "
 		    "guest-run.log; results/TIMESTAMP-sweep-OVER/: a sweep's sweep.md, sweep.csv "
 		    "and plot; results/TIMESTAMP-matrix/: a matrix's matrix.json, matrix.md, "
-		    "delta plot, differential profiles (profiles/), runs (runs/) and logs (logs/). "
+		    "delta plots (matrix-delta*.svg, .png, .dat, .gp), progress.log, folded and "
+		    "differential profiles (profiles/), runs (runs/) and logs (logs/). "
 		    "$XDPTC_CACHE (default /var/cache/xdptc): guest kernels (what a guest needs "
 		    "of each), initramfs images, and the private apt configuration that fetches "
 		    "them (apt/).", ".PP");
