@@ -82,7 +82,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all deps run-veth run-virtio sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all plugin deps run-veth run-virtio sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -116,6 +116,19 @@ $(BUILD)/xdptc: $(BUILD)/obj/cmd/xdptc.o $(LIB_OBJ)
 $(BUILD)/xdptc.8: $(BUILD)/xdptc
 	$(BUILD)/xdptc help --man > $@
 
+# The icount engine's instruction-counting qemu plugin (plugins/insn_count.c), built
+# against qemu-plugin.h of the Debian source of the installed qemu, which
+# scripts/qemu-plugin-header.sh fetches into the cache once (root, network); the version
+# it was built for is kept beside it, and virtio.sh refuses a plugin of another version.
+plugin: $(BUILD)/insn_count.so
+
+$(BUILD)/insn_count.so: plugins/insn_count.c scripts/qemu-plugin-header.sh
+	@mkdir -p $(BUILD)
+	@hdr=$$(sh scripts/qemu-plugin-header.sh) && \
+	echo "$(CC) -shared -fPIC -I$$hdr $< -o $@" && \
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -shared -fPIC -I"$$hdr" \
+		$< -o $@ -lpthread && cp "$$hdr/version" $(BUILD)/insn_count.version
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $^ $(LIBS) -lcmocka -o $@
@@ -126,24 +139,24 @@ $(BUILD)/tests/%: tests/integration/%.c tests/integration/*.h $(LIB_OBJ) $(BUILD
 
 run-veth: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all
+	@$(MAKE) --no-print-directory -s all plugin
 	$(strip $(BUILD)/xdptc run --topology veth $(RUN_ARGS))
 
 run-virtio: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all
+	@$(MAKE) --no-print-directory -s all plugin
 	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
 
 # the icount engine's comparison on each of KERNELS (default one per series), side by side
 matrix: deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all
+	@$(MAKE) --no-print-directory -s all plugin
 	$(strip $(BUILD)/xdptc matrix $(MATRIX_ARGS))
 
 # SWEEP=size or sender (default sender): a series of runs, side by side
 sweep-veth: switches deps
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all
+	@$(MAKE) --no-print-directory -s all plugin
 	$(strip $(BUILD)/xdptc sweep --over $(or $(SWEEP),sender) --topology veth $(RUN_ARGS))
 
 # The integration tests run the way a freshly booted machine presents itself (each in a
@@ -161,12 +174,12 @@ check unit-test:
 
 # make integration-test: the tests on real devices, packets and guests (root)
 integration-test: deps
-	@$(MAKE) --no-print-directory -s all $(INTEG_TESTS)
+	@$(MAKE) --no-print-directory -s all plugin $(INTEG_TESTS)
 	@sh tests/run-tests.sh --fresh $(INTEG_TESTS) --here $(HERE_TESTS)
 
 # make test: both, with one closing line for the whole suite
 test: deps
-	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS) $(INTEG_TESTS)
+	@$(MAKE) --no-print-directory -s all plugin $(UNIT_TESTS) $(INTEG_TESTS)
 	@sh tests/run-tests.sh $(UNIT_TESTS) --fresh $(INTEG_TESTS) --here $(HERE_TESTS)
 
 # Fuzzing (fuzz/): every source but main() again, compiled by clang with ASan, UBSan and
