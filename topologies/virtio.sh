@@ -29,6 +29,12 @@
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
 #   ICOUNT=1                the icount engine: TCG with -icount shift=0,sleep=off, so the
 #                           guest's clock advances 1 ns per guest instruction (no probe)
+#   XDPTC_PLUGIN=PATH       under ICOUNT=1, the instruction-counting plugin (default
+#                           build/insn_count.so, `make plugin`; its version file beside
+#                           it must name the installed qemu's source version). Its
+#                           windows go to INSNS_OUT (printed): in the share when there is
+#                           one (the guest reads it at xdptc.insns=, XDPTC_INSNS), else
+#                           in the run's state directory (the host reads it)
 #   XDPTC_SHARE=DIR         a host directory the guest mounts read-write at
 #                           /run/xdptc-share (9p tag xdptcshare): the icount engine's
 #                           results and progress log
@@ -177,6 +183,10 @@ down() {
 	if ns_exists "$p-host"; then
 		ip netns delete "$p-host" || true
 	fi
+	if [ -f "$dir/insns_out" ]; then
+		out=$(cat "$dir/insns_out")
+		rm -f "$out" "$out.tmp"
+	fi
 	rm -rf "$dir"
 	rm -f "$STATE_DIR/$p.owner"
 }
@@ -217,6 +227,7 @@ up() {
 		# the DUT's receive path in a kernel thread of its own: its CPU time (guest ns,
 		# that is instructions) is then the DUT's cost, read per task
 		napi_cmdline=xdptc.threadednapi=1
+		plugin_for "$p" "$dir"
 	else
 		accel_for "$vmlinuz" "$img" "$kver"
 		accel_line=$ACCEL_LINE
@@ -246,10 +257,10 @@ up() {
 	[ "$accel" = kvm ] && cpu=host
 	# shellcheck disable=SC2086
 	ip netns exec "$ns" "$QEMU" -name "$p,debug-threads=on" -nodefaults -accel "$accel" -cpu "$cpu" \
-		$icount_args $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
+		$icount_args ${plugin_args:-} $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
 		-serial "file:$dir/console.log" \
 		-kernel "$vmlinuz" -initrd "$img" \
-		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-}" \
+		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-} ${insns_cmdline:-}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
 		-device virtio-serial-pci -chardev "socket,id=ctl,path=$dir/ctl.sock,server=on,wait=off" \
 		-device virtserialport,chardev=ctl,name=xdptc.ctl \
@@ -293,6 +304,30 @@ up() {
 	echo "GUEST_KERNEL=$kver"
 	echo "QEMU_VERSION=$("$QEMU" --version | head -n 1)"
 	echo "ICOUNT=${icount_args:-off}"
+	echo "INSNS_OUT=${insns_out:-}"
+}
+
+# The icount engine's plugin for guest PREFIX with state directory DIR: sets plugin_args,
+# insns_out (the host path of its windows) and insns_cmdline (the guest's path of them,
+# when the guest can read them through the share).
+plugin_for() {
+	plugin=${XDPTC_PLUGIN:-$REPO/build/insn_count.so}
+	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin: run 'make plugin'" \
+		"(it fetches qemu's source header once)"
+	want=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || echo unknown)
+	have=$(cat "${plugin%.so}.version" 2>/dev/null || echo unknown)
+	[ "$have" = "$want" ] || die "the plugin $plugin was built for qemu $have, the installed" \
+		"qemu is $want: run 'make plugin' again"
+	if [ -n "${XDPTC_SHARE:-}" ]; then
+		insns_out=$XDPTC_SHARE/.insns-$1
+		insns_cmdline=xdptc.insns=/run/xdptc-share/.insns-$1
+	else
+		insns_out=$2/insns
+		insns_cmdline=
+	fi
+	rm -f "$insns_out" "$insns_out.tmp"
+	echo "$insns_out" > "$2/insns_out" # for down: it may lie outside $2
+	plugin_args="-plugin $plugin,out=$insns_out"
 }
 
 cleanup() {

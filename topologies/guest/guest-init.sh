@@ -9,6 +9,8 @@
 #   xdptc.peermac=M     the host tap's MAC (static neighbour entry)
 #   xdptc.share=1       mount the host's share (9p tag xdptcshare) at /run/xdptc-share
 #   xdptc.threadednapi=1  run eth0's NAPI in a kernel thread (the icount engine)
+#   xdptc.insns=PATH    the icount engine's plugin writes its windows to PATH (through
+#                       the share): exported as XDPTC_INSNS to the agent and its children
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 poweroff_now() {
 	echo o > /proc/sysrq-trigger
@@ -22,6 +24,7 @@ for w in $(cat /proc/cmdline); do
 	xdptc.peermac=*) peermac=${w#xdptc.peermac=} ;;
 	xdptc.share=1) share=1 ;;
 	xdptc.threadednapi=1) threadednapi=1 ;;
+	xdptc.insns=*) export XDPTC_INSNS="${w#xdptc.insns=}" ;;
 	esac
 done
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
