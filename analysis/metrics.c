@@ -77,6 +77,44 @@ const struct metric metrics[] = {
 	  "maximum and coefficient of variation per mode; compared between modes",
 	  METRIC_CSV | METRIC_MEDIAN | METRIC_TIME | METRIC_DELTA | METRIC_SWEEP,
 	  .unavailable = NO_TIMING },
+	{ "retired_instructions_per_pkt", "instructions/pkt", "timing", "the icount engine's "
+	  "qemu plugin (plugins/insn_count.c): every guest instruction between two marker "
+	  "NOPs around the sender's window, a rep string instruction once per execution as "
+	  "a CPU's retired-instruction counter counts it", LOWER, METRIC_FMT_RANGE,
+	  "retired_instructions_per_pkt (plugin: a rep string instruction once), median "
+	  "(min-max)", "guest instructions per packet as a CPU counts them, the whole guest "
+	  "over the window (comparable with a PMU's instructions); compared between modes "
+	  "first", METRIC_CSV | METRIC_INSNS | METRIC_DELTA },
+	{ "window_instructions_per_pkt", "instructions/pkt", "timing", "the same plugin, every "
+	  "iteration of a rep string instruction counted (as qemu's -icount clock counts)",
+	  LOWER, METRIC_FMT_RANGE, "window_instructions_per_pkt (plugin: every iteration), "
+	  "median (min-max)", "guest instructions per packet over the window, each rep "
+	  "iteration one", METRIC_CSV | METRIC_INSNS },
+	{ "string_iterations_per_pkt", "iterations/pkt", "timing", "window_instructions - "
+	  "retired_instructions (the plugin)", LOWER, METRIC_FMT_1DP,
+	  "string_iterations_per_pkt (rep iterations beyond the first)", "what the two "
+	  "conventions differ by: bytes cleared, copied or compared by rep string "
+	  "instructions", METRIC_CSV | METRIC_INSNS },
+	{ "insn_window", "instructions", "timing", "the plugin's window", NEUTRAL,
+	  METRIC_FMT_COUNT, NULL, "instructions between the markers, every iteration",
+	  METRIC_CSV | METRIC_INSNS },
+	{ "insn_retired", "instructions", "timing", "the plugin's window", NEUTRAL,
+	  METRIC_FMT_COUNT, NULL, "instructions between the markers, a rep string "
+	  "instruction once", METRIC_CSV | METRIC_INSNS },
+	{ "insn_clock", "guest ns", "timing", "the guest's TSC (rdtsc) just outside the "
+	  "markers: under -icount it reads the icount clock (cpu_get_ticks)", NEUTRAL,
+	  METRIC_FMT_COUNT, NULL, "the icount clock over the plugin's window: the cross-check",
+	  METRIC_CSV | METRIC_INSNS },
+	{ "insn_halts", "halts", "timing", "the plugin (qemu_plugin_register_vcpu_idle_cb)",
+	  NEUTRAL, METRIC_FMT_COUNT, NULL, "the vCPU's idle entries inside the window",
+	  METRIC_CSV | METRIC_INSNS },
+	{ "insn_idle_ns", "guest ns", "timing", "insn_clock - insn_window when the vCPU "
+	  "halted in the window, else 0", NEUTRAL, METRIC_FMT_COUNT, NULL, "idle time inside "
+	  "the window, which the clock skips and the plugin does not count", METRIC_CSV |
+	  METRIC_INSNS },
+	{ "insn_clock_gap", "fraction", "timing", "(insn_window - insn_clock) / insn_window",
+	  NEUTRAL, METRIC_FMT_2SIG, NULL, "the plugin against the icount clock; beyond 1e-4 "
+	  "with no halt in the window the trial is invalid", METRIC_CSV | METRIC_INSNS },
 	{ "sender_cpu_ns", "ns", "any", "the sender thread's schedstat", NEUTRAL,
 	  METRIC_FMT_COUNT, NULL, "CPU time of the sender thread (on veth it runs the "
 	  "receive softirq too)", METRIC_CSV, U64(sender_cpu_ns) },

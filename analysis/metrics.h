@@ -10,7 +10,9 @@
  *
  * Two rows stand for families whose names a run decides: METRIC_TIME is the run's time
  * metric (cpu_ns_per_pkt, or guest_instructions_per_pkt in an icount guest) and
- * METRIC_PERF the perf events a run counted (E_per_pkt each, and ipc).
+ * METRIC_PERF the perf events a run counted (E_per_pkt each, and ipc). METRIC_INSNS rows
+ * exist only in runs of the icount engine's plugin; its retired_instructions_per_pkt is
+ * then the first metric compared (the headline and the noise floor).
  */
 #ifndef XDPTC_METRICS_H
 #define XDPTC_METRICS_H
@@ -53,6 +55,8 @@ enum metric_from {
 #define METRIC_TIME (1u << 6)    /* the run's time metric (its name from run.json) */
 #define METRIC_PERF (1u << 7)    /* the run's perf events (their names from run.json) */
 #define METRIC_DELTA (1u << 8)   /* compared between modes, paired, with an interval */
+#define METRIC_INSNS (1u << 9)   /* the icount engine's plugin (plugins/insn_count.c):
+				  * medians and rows only in runs whose trials have it */
 
 struct metric {
 	const char *name;        /* its key in a trial (and in the summary's modes) */

@@ -283,6 +283,18 @@ static const char *median_reason(const struct metric *x, const json_t *run, cons
 	return buf;
 }
 
+/* Did the icount engine's plugin count @run's timing trials (METRIC_INSNS)? */
+static bool run_has_insns(const json_t *run)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(json_object_get(run, "trials"), i, t)
+		if (json_is_number(json_object_get(t, "retired_instructions_per_pkt")))
+			return true;
+	return false;
+}
+
 /* Every METRIC_MEDIAN row of the metric table for @mode: its median over the valid
  * trials of its pass (the timing pass for fields every trial has), or null with why;
  * the time metric with its spread; the perf events. */
@@ -297,6 +309,14 @@ static void mode_medians(json_t *m, const json_t *run, const char *mode)
 		const char *pass = !strcmp(x->pass, "any") ? "timing" : x->pass;
 		char why[600];
 
+		if ((x->flags & METRIC_INSNS) && x->label && run_has_insns(run)) {
+			if (x->format == METRIC_FMT_RANGE) /* with its spread, as the time */
+				time_summary(m, trials, mode, x->name);
+			else
+				set_median(m, trials, "timing", mode, x->name, x->name,
+					   "no valid timing trial");
+			continue;
+		}
 		if (!(x->flags & METRIC_MEDIAN))
 			continue;
 		if (x->flags & METRIC_TIME) {
@@ -625,6 +645,8 @@ static int delta_metrics(const json_t *run, const char **out, int max)
 	size_t i;
 	json_t *t;
 
+	if (run_has_insns(run)) /* as a CPU counts them: first, the headline and noise floor */
+		out[n++] = "retired_instructions_per_pkt";
 	out[n++] = summary_time_metric(run);
 	for (int k = 0; k < np && n < max; k++) {
 		bool counted = false;
@@ -960,6 +982,9 @@ int summary_headline(const json_t *run, FILE *out)
 		 * the run's time metric is guest instructions */
 		const char *what = time && summary_time_is_guest(metric)
 					   ? "guest instructions per packet"
+				   : !strcmp(metric, "retired_instructions_per_pkt")
+					   ? "retired guest instructions per packet (a rep string "
+					     "instruction once, as a CPU counts it)"
 				   : !strcmp(metric, "cpu_ns_per_pkt")	    ? "CPU time per packet"
 				   : !strncmp(metric, "max_drop_pps", 12)   ? "highest drop rate"
 									    : metric;
@@ -1318,7 +1343,10 @@ static void render_table(const struct render_ctx *rc)
 			time_rows(out, modes, summary_time_metric(run));
 		else if (x->flags & METRIC_PERF)
 			perf_rows(out, modes, run);
-		else if (!x->label || ((x->flags & METRIC_RATE) && !json_object_get(run, "max_rate")))
+		else if (x->flags & METRIC_INSNS) {
+			if (x->label && run_has_insns(run))
+				row(out, modes, x->label, x->name, x->format);
+		} else if (!x->label || ((x->flags & METRIC_RATE) && !json_object_get(run, "max_rate")))
 			continue;
 		else if (x->format == METRIC_FMT_OBSERVER)
 			observer_row(out, modes, x->label, x->name);

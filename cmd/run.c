@@ -32,6 +32,7 @@
 #include "summary.h"
 #include "trial.h"
 #include "run_json.h"
+#include "run_insns.h"
 
 #include "report.h" /* RUN_SCHEMA */
 #include "run_internal.h"
@@ -233,6 +234,8 @@ struct run_ctx {
 	bool have_dut;
 	bool topology_tried;        /* its script's `up` ran: `down` runs at the end */
 	struct trial_env env;
+	struct insn_funcs insns[RUN_MAX_MODES]; /* per arm: the plugin's valid timing windows
+						 * per function (run_insns.h) */
 	struct dut_counters_info ci;
 	bool counters_open;
 	struct perf_stat_value perf_events[PERF_STAT_MAX_EVENTS];
@@ -378,6 +381,15 @@ static int run_trial_env(struct run_ctx *c)
 	env->send_port = o->port;
 	env->payload_len = o->payload_len;
 	env->sender_cpu = o->sender_cpu;
+	if (o->inside_icount) { /* the instruction-counting plugin's windows (virtio.sh) */
+		env->insns_path = getenv("XDPTC_INSNS");
+		env->insn_functions = true;
+		if (!env->insns_path || !*env->insns_path) {
+			fprintf(stderr, "xdptc: this icount guest has no instruction-counting "
+					"plugin (XDPTC_INSNS unset)\n");
+			return -1;
+		}
+	}
 	env->warmup = o->warmup;
 	env->rate_pps = o->rate_pps;
 	env->stop = run_stop_flag();
@@ -697,6 +709,8 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 		}
 		e = trial_run(&c->env, mode, (enum trial_pass)p,
 			      p == PASS_PROFILE ? o->profile_packets : o->packets, &r);
+		if (e)
+			trial_result_release(&r);
 		if (e == -EINTR || run_stopped())
 			return -EINTR;
 		if (e && p == PASS_PROFILE) {
@@ -718,6 +732,7 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 		json_array_append_new(c->trials, trial_json(&r, label, rep, c->seq++, &c->ci.plan,
 							    c->time_key));
 		progress_line(&c->prog, &r, label, rep, pass_reps(o, p), &c->ci.plan);
+		run_insns_add(&c->insns[order[i]], &r);
 		if (p == PASS_PROFILE)
 			run_flamegraph(c, label, &r);
 	}
@@ -792,6 +807,18 @@ static int run_write(struct run_ctx *c, const char *incomplete)
 		json_object_set_new(c->run, "incomplete", json_string(incomplete));
 	/* the global settings the numbers depend on, again (the doctor's at the start) */
 	json_object_set_new(c->run, "sysctls_at_end", doctor_sysctls());
+	if (c->env.insns_path) { /* where the instructions went, per arm */
+		json_t *ip = json_array();
+
+		for (int i = 0; i < c->o.nmodes; i++) {
+			json_t *e = run_insns_json(&c->insns[i], arm_label(&c->o, i));
+
+			if (e)
+				json_array_append_new(ip, e);
+			insn_funcs_free(&c->insns[i]);
+		}
+		json_object_set_new(c->run, "insn_profiles", ip);
+	}
 	json_object_set_new(c->run, "summary", summary_compute(c->run));
 	if (write_results(c->run, c->dir, incomplete ? 1 : c->o.quiet))
 		return -EIO;

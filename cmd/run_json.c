@@ -244,6 +244,18 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 			SETI("consume_skb_on_dut", c[CNT_TP_CONSUME_DUT]);
 		}
 	}
+	if (r->have_insns) { /* the icount engine's plugin over the sender's window */
+		SETI("insn_window", r->insn_window);
+		SETI("insn_retired", r->insn_retired);
+		SETI("insn_string_iterations", r->insn_string_iterations);
+		SETI("insn_clock", r->insn_clock);
+		SETI("insn_halts", r->insn_halts);
+		SETI("insn_idle_ns", r->insn_idle_ns);
+		SETR("insn_clock_gap", r->insn_clock_gap);
+		SETR("retired_instructions_per_pkt", r->retired_instructions_per_pkt);
+		SETR("window_instructions_per_pkt", r->window_instructions_per_pkt);
+		SETR("string_iterations_per_pkt", r->string_iterations_per_pkt);
+	}
 	if (r->have_bpf_stats) {
 		SETI("bpf_run_time_ns", r->bpf_run_time_ns);
 		SETI("bpf_run_cnt", r->bpf_run_cnt);

@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "netdev_stats.h"
+#include "insn_window.h"
 #include "netns.h"
+#include "trial_insns.h"
 #include "udp_sender.h"
 
 volatile pid_t trial_child_pid;
@@ -31,6 +33,7 @@ const char *trial_pass_name(enum trial_pass p)
 struct child_report {
 	int err;
 	struct udp_send_result warm, win;
+	struct insn_clock clock; /* the plugin's window (trial_insns.h) */
 };
 
 static int read_full(int fd, void *buf, size_t len)
@@ -51,8 +54,8 @@ static int read_full(int fd, void *buf, size_t len)
 
 /* The sender child: enter the sender's namespace, warm up, say ready, wait for go,
  * send the window, report. Never returns. */
-static void sender_child(const struct trial_env *env, uint64_t packets, int to_parent,
-			 int from_parent)
+static void sender_child(const struct trial_env *env, uint64_t packets, bool mark,
+			 int to_parent, int from_parent)
 {
 	struct child_report rep;
 	struct sender s;
@@ -89,7 +92,11 @@ static void sender_child(const struct trial_env *env, uint64_t packets, int to_p
 		rep.err = -ECANCELED;
 		goto report;
 	}
+	if (mark)
+		trial_insns_open(&rep.clock);
 	rep.err = sender_send(&s, packets, &rep.win);
+	if (mark)
+		trial_insns_close(&rep.clock);
 report:
 	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 		_exit(1);
@@ -331,8 +338,8 @@ struct trial_state {
 
 /* Fork the sender child, which warms up and waits for "G". Returns 0, or -errno with
  * r->error. */
-static int sender_fork(const struct trial_env *env, uint64_t packets, struct trial_state *t,
-		       struct trial_result *r)
+static int sender_fork(const struct trial_env *env, enum trial_pass pass, uint64_t packets,
+		       struct trial_state *t, struct trial_result *r)
 {
 	int e;
 
@@ -350,7 +357,8 @@ static int sender_fork(const struct trial_env *env, uint64_t packets, struct tri
 	if (t->pid == 0) {
 		close(t->up[0]);
 		close(t->down[1]);
-		sender_child(env, packets, t->up[1], t->down[0]);
+		sender_child(env, packets, pass == PASS_TIMING && env->insns_path, t->up[1],
+			     t->down[0]);
 	}
 	trial_child_pid = t->pid;
 	close(t->up[1]);
@@ -435,6 +443,9 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 		return e;
 	}
 	compute(env, &before, &after, &rep, r);
+	e = trial_insns_collect(env, &rep.clock, r);
+	if (e)
+		return e;
 	if (pass == PASS_TIMING && env->perf_nevents > 0) {
 		perf_window_collect(env, &t->ps, t->perf_started, r);
 		t->perf_started = false;
@@ -467,6 +478,15 @@ static void trial_state_end(struct trial_state *t, int e)
 	}
 }
 
+void trial_result_release(struct trial_result *r)
+{
+	if (r->insn_funcs) {
+		insn_funcs_free(r->insn_funcs);
+		free(r->insn_funcs);
+		r->insn_funcs = NULL;
+	}
+}
+
 int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
 	      uint64_t packets, struct trial_result *r)
 {
@@ -480,7 +500,7 @@ int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass 
 		       sizeof(r->error));
 	if (e)
 		return e;
-	e = sender_fork(env, packets, &t, r);
+	e = sender_fork(env, pass, packets, &t, r);
 	if (!e)
 		e = trial_window(env, pass, &t, r);
 	trial_state_end(&t, e);

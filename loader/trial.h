@@ -63,6 +63,12 @@ struct trial_env {
 					  * instructions); 0: 997 samples per second (-F 997) */
 	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
 	bool veth_pair;                  /* veth: one drop on the way shows on both ends */
+	const char *insns_path;          /* the icount engine's instruction-counting plugin
+					  * writes its windows here (XDPTC_INSNS): the
+					  * timing pass's sender opens and closes one around
+					  * its window (trial_insns.h); NULL: no plugin */
+	bool insn_functions;             /* ... and each window is attributed per function
+					  * (r->insn_funcs) */
 	struct softirq_tasks vcpus;      /* ... and its vCPU threads */
 };
 
@@ -109,6 +115,20 @@ struct trial_result {
 				   * softirq threads), ns; other load on the machine */
 	bool other_load;          /* other_busy_ns is at least a quarter of the window */
 	bool host_steal;          /* steal_ns is at least a quarter of the window */
+	/* the icount engine's plugin over the sender's window (timing pass; trial_insns.h) */
+	bool have_insns;
+	uint64_t insn_window;     /* instructions, every rep iteration counted */
+	uint64_t insn_retired;    /* instructions, a rep string instruction once */
+	uint64_t insn_string_iterations; /* insn_window - insn_retired */
+	uint64_t insn_clock;      /* the icount clock (guest TSC) over the same window */
+	uint64_t insn_halts;      /* the vCPU's idle entries in the window (the plugin) */
+	uint64_t insn_idle_ns;    /* idle time the clock skipped: insn_clock - insn_window
+				   * when it halted, else 0 */
+	double insn_clock_gap;    /* (insn_window - insn_clock) / insn_window */
+	double retired_instructions_per_pkt, string_iterations_per_pkt,
+	       window_instructions_per_pkt; /* over pkts_at_dut */
+	struct insn_funcs *insn_funcs; /* per function (env->insn_functions), the caller's
+					* to release: trial_result_release */
 	char invalid_reason[256]; /* !valid: why, in words */
 	char error[256];
 };
@@ -121,5 +141,8 @@ extern volatile pid_t trial_child_pid;
  * -errno with a sentence in r->error. Nothing stays attached after it returns. */
 int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
 	      uint64_t packets, struct trial_result *r);
+
+/* trial_result_release - free what @r holds (its per-function counts). */
+void trial_result_release(struct trial_result *r);
 
 #endif

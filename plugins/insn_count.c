@@ -10,33 +10,35 @@
  * installed qemu (scripts/qemu-plugin-header.sh; API version 1 in qemu 7.2).
  *
  * Conventions (per window, in instructions):
- *   insns       every iteration of a rep-prefixed string instruction counts, as qemu's
- *               -icount clock counts: the sum over executed translation blocks of their
- *               instruction counts (qemu's i386 translator ends a block after each
- *               iteration and jumps back to the same instruction: gen_repz in
+ *   insns       every instruction started, each iteration of a rep-prefixed string
+ *               instruction one, as qemu's -icount clock counts: under -icount the i386
+ *               translator runs such an instruction as a block of its own, once per
+ *               iteration and once more to see rcx at 0 (gen_repz with repz_opt off,
  *               target/i386/tcg/translate.c)
  *   retired     a rep string instruction counts once per execution, as a CPU's
  *               retired-instruction counter counts it
  *   string_iterations = insns - retired: the iterations beyond the first
- * A block that starts at a rep string instruction is a further iteration of it when the
- * block executed just before it ended with that same instruction (and nothing else ran
- * between); otherwise it is a fresh execution (a jump straight to the instruction, or a
- * block cut short by the icount budget). An iteration interrupted and resumed after an
- * interrupt handler therefore counts as a fresh execution: once more than a CPU would.
+ * Instructions are counted one by one as they start (inline adds), not per block, so a
+ * block cut short by an exception or a helper's exit counts what ran. A rep string
+ * instruction's run is a further iteration when the instruction started just before
+ * was this same one, and a fresh execution otherwise. An iteration interrupted and
+ * resumed after an interrupt handler therefore counts as a fresh execution: once more
+ * than a CPU would.
  *
  * Markers: the guest executes `nopl DISP(%rax)` (0f 1f 80 + DISP, little-endian), a NOP
  * on every x86 CPU: DISP 0x7844ca01 opens a window, 0x7844ca00 closes it. The window is
  * the instructions strictly between the two. At the close the plugin writes PATH (via
  * PATH.tmp and a rename, so a reader never sees half a file):
  *   # xdptc insn_count 1
- *   window SEQ insns N retired N string_iterations N blocks N
+ *   window SEQ insns N retired N string_iterations N halts N
  *   B VADDR EXECS ITERS OFF[,OFF...]
- * one B line per translation block that ran in the window (and the two marker blocks'
- * partial runs): each instruction at VADDR+OFF ran EXECS times in the window (EXECS may
- * be -1 for a marker block's correction); for a block ending in a rep string
- * instruction, ITERS of its last instruction's runs were further iterations. The sum of
- * EXECS x instructions over the B lines is the window's insns, minus the ITERS its
- * retired.
+ *   end LINES
+ * one B line per run of instructions of a translation block that started equally often
+ * in the window: each instruction at VADDR+OFF started EXECS times; when the run ends in
+ * a rep string instruction, ITERS of its starts were further iterations. The sum of
+ * EXECS x instructions over the B lines is the window's insns, less the ITERS its
+ * retired. halts counts the vCPU's idle entries in the window (the icount clock skips
+ * the idle time that follows each).
  *
  * One vCPU (the icount engine's guests have one; icount runs a single TCG thread): the
  * plugin refuses more. Errors go to qemu's log (-d plugin) and stderr.
@@ -55,34 +57,36 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MARK_CLOSE 0x7844ca00u
 #define MAX_INSNS  512
 
-/* One translated block: what it is and how often it ran. */
+/* One translated block: what it is and how often each of its instructions ran. */
 struct block {
 	uint64_t vaddr;
-	uint64_t execs, iters;        /* runs; of a rep block, further iterations */
-	uint64_t execs0, iters0;      /* at the window's opening */
+	uint64_t *execs;              /* per instruction: runs started */
+	uint64_t *execs0;             /* ... at the window's opening */
+	uint64_t iters, iters0;       /* a rep block's further iterations (of its last) */
 	uint32_t n;                   /* instructions */
 	uint16_t *off;                /* each instruction's offset from vaddr */
 	int rep;                      /* 1: ends in a rep string instruction */
-	int rep_first;                /* 1: and starts with it (a block of one) */
 };
 
-/* A marker instruction: its block and its place in it. */
-struct marker {
+/* An instruction that needs a callback (a marker, a rep string instruction): its block
+ * and its place in it. */
+struct site {
 	struct block *b;
 	uint32_t idx;
-	int open;
+	int kind;                     /* 1 open marker, 0 close marker, 2 rep string */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block **blocks;
 static size_t nblocks, cap;
 static const char *out_path;
-static uint64_t total;        /* every iteration, so far */
+static uint64_t total;        /* instructions started, every iteration, so far */
 static uint64_t iterations;   /* further iterations of rep string instructions, so far */
-static uint64_t last_rep_vaddr, last_rep_total; /* the last rep block run and the total then */
+static uint64_t last_rep_vaddr, last_rep_total; /* the last rep run and the total after it */
 static uint64_t open_insns, open_iters;        /* at the window's opening */
-static struct marker *open_mark;
+static int window_is_open;
 static uint64_t seq;
+static uint64_t halts;        /* the vCPU went idle (halted) inside the window */
 
 /* Is the instruction in @d[0..len) a rep-prefixed string instruction (movs, cmps, stos,
  * lods, scas, ins, outs with an f2 or f3 prefix)? */
@@ -119,103 +123,117 @@ static int marker_kind(const uint8_t *d, size_t len)
 	return disp == MARK_OPEN ? 1 : disp == MARK_CLOSE ? 0 : -1;
 }
 
-/* A rep block ran: count it, and tell a further iteration from a fresh execution. */
-static void rep_exec(unsigned int vcpu, void *udata)
+/* A rep string instruction starts a run: a further iteration when the instruction run
+ * just before was this one (under -icount qemu's translator loops through the block of
+ * the instruction alone, once more than its count to see rcx at 0: repz_opt is off), a
+ * fresh execution otherwise. */
+static void rep_exec(struct site *st)
 {
-	struct block *b = udata;
-	uint64_t last = b->vaddr + b->off[b->n - 1];
+	uint64_t v = st->b->vaddr + st->b->off[st->idx];
 
-	(void)vcpu;
-	total += b->n;
-	b->execs++;
-	if (b->rep_first && last_rep_vaddr == last && total == last_rep_total + 1) {
-		b->iters++;
+	if (last_rep_vaddr == v && total == last_rep_total) {
+		st->b->iters++;
 		iterations++;
 	}
-	last_rep_vaddr = last;
+	total++;
+	st->b->execs[st->idx]++;
+	last_rep_vaddr = v;
 	last_rep_total = total;
 }
 
-/* Instructions of the marker's block counted at its start but not yet run. */
-static uint64_t not_yet_run(const struct marker *m)
-{
-	return m->b->n - m->idx;
-}
-
-static void window_open(struct marker *m)
+static void window_open(void)
 {
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < nblocks; i++) {
-		blocks[i]->execs0 = blocks[i]->execs;
+		memcpy(blocks[i]->execs0, blocks[i]->execs, blocks[i]->n * sizeof(uint64_t));
 		blocks[i]->iters0 = blocks[i]->iters;
 	}
 	pthread_mutex_unlock(&lock);
-	/* the open marker itself ran before the window */
-	open_insns = total - not_yet_run(m) + 1;
+	open_insns = total; /* the open marker itself counted before the window */
 	open_iters = iterations;
-	open_mark = m;
+	halts = 0;
+	window_is_open = 1;
 }
 
-/* One B line for instructions [from, to) of block @b that ran @execs times. */
-static void block_line(FILE *f, const struct block *b, int64_t execs, uint64_t iters,
-		       uint32_t from, uint32_t to)
+/* The B lines of block @b: a line per run of instructions with equal counts in the
+ * window (all of them, unless a run was cut short by an exception). */
+static uint64_t block_lines(FILE *f, const struct block *b)
 {
-	fprintf(f, "B %" PRIx64 " %" PRId64 " %" PRIu64 " ", b->vaddr, execs, iters);
-	for (uint32_t i = from; i < to; i++)
-		fprintf(f, "%s%u", i > from ? "," : "", b->off[i]);
-	fputc('\n', f);
+	uint64_t lines = 0;
+
+	for (uint32_t i = 0; i < b->n;) {
+		uint64_t e = b->execs[i] - b->execs0[i];
+		uint32_t j = i + 1;
+
+		while (j < b->n && b->execs[j] - b->execs0[j] == e)
+			j++;
+		if (e) {
+			fprintf(f, "B %" PRIx64 " %" PRIu64 " %" PRIu64 " ", b->vaddr, e,
+				j == b->n ? b->iters - b->iters0 : 0);
+			for (uint32_t k = i; k < j; k++)
+				fprintf(f, "%s%u", k > i ? "," : "", b->off[k]);
+			fputc('\n', f);
+			lines++;
+		}
+		i = j;
+	}
+	return lines;
 }
 
-static void window_close(struct marker *m)
+static void window_close(void)
 {
 	char tmp[4096];
 	uint64_t insns, iters, nb = 0;
 	FILE *f;
 
-	if (!open_mark || !out_path)
+	if (!window_is_open || !out_path)
 		return;
-	insns = total - not_yet_run(m) - open_insns;
+	window_is_open = 0;
+	insns = total - open_insns; /* the close marker not yet counted */
 	iters = iterations - open_iters;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
 	f = fopen(tmp, "w");
 	if (!f) {
 		fprintf(stderr, "insn_count: cannot write %s\n", tmp);
-		open_mark = NULL;
 		return;
 	}
+	fprintf(f, "# xdptc insn_count 1\nwindow %" PRIu64 " insns %" PRIu64 " retired %" PRIu64
+		   " string_iterations %" PRIu64 " halts %" PRIu64 "\n", ++seq, insns,
+		insns - iters, iters, halts);
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < nblocks; i++)
-		nb += blocks[i]->execs != blocks[i]->execs0;
-	fprintf(f, "# xdptc insn_count 1\nwindow %" PRIu64 " insns %" PRIu64 " retired %" PRIu64
-		   " string_iterations %" PRIu64 " blocks %" PRIu64 "\n",
-		++seq, insns, insns - iters, iters, nb);
-	for (size_t i = 0; i < nblocks; i++) {
-		const struct block *b = blocks[i];
-
-		if (b->execs != b->execs0)
-			block_line(f, b, (int64_t)(b->execs - b->execs0), b->iters - b->iters0,
-				   0, b->n);
-	}
+		nb += block_lines(f, blocks[i]);
 	pthread_mutex_unlock(&lock);
-	/* the open marker's block ran before the window opened: what followed the marker
-	 * in it ran inside; the close marker's block ran inside: from the marker on, not */
-	if (open_mark->idx + 1 < open_mark->b->n)
-		block_line(f, open_mark->b, 1, 0, open_mark->idx + 1, open_mark->b->n);
-	block_line(f, m->b, -1, 0, m->idx, m->b->n);
+	fprintf(f, "end %" PRIu64 "\n", nb);
 	if (fclose(f) || rename(tmp, out_path))
 		fprintf(stderr, "insn_count: cannot write %s\n", out_path);
-	open_mark = NULL;
 }
 
-static void marker_exec(unsigned int vcpu, void *udata)
+static void site_exec(unsigned int vcpu, void *udata)
 {
-	struct marker *m = udata;
+	struct site *st = udata;
 
 	(void)vcpu;
-	if (m->open)
-		window_open(m);
-	else
-		window_close(m);
+	if (st->kind == 2) {
+		rep_exec(st);
+		return;
+	}
+	if (st->kind == 0)
+		window_close();
+	total++; /* the marker itself */
+	st->b->execs[st->idx]++;
+	if (st->kind == 1)
+		window_open();
+}
+
+/* The vCPU halts (idle): under -icount,sleep=off the clock then skips to the next
+ * timer, time in which no instruction runs. */
+static void vcpu_idle(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	(void)id;
+	(void)vcpu;
+	if (window_is_open)
+		halts++;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -227,7 +245,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (!n)
 		return;
 	b = calloc(1, sizeof(*b));
-	if (!b || n > MAX_INSNS || !(b->off = calloc(n, sizeof(*b->off)))) {
+	if (!b || n > MAX_INSNS || !(b->off = calloc(n, sizeof(*b->off))) ||
+	    !(b->execs = calloc(n, sizeof(*b->execs))) ||
+	    !(b->execs0 = calloc(n, sizeof(*b->execs0)))) {
 		fprintf(stderr, "insn_count: out of memory\n");
 		abort();
 	}
@@ -240,28 +260,28 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		int k = marker_kind(d, len);
 
 		b->off[i] = (uint16_t)(qemu_plugin_insn_vaddr(insn) - b->vaddr);
-		if (i == n - 1 && is_rep_string(d, len)) {
+		if (k < 0 && is_rep_string(d, len))
+			k = 2;
+		if (k == 2)
 			b->rep = 1;
-			b->rep_first = n == 1;
-		}
-		if (k >= 0) {
-			struct marker *m = calloc(1, sizeof(*m));
+		if (k >= 0) { /* counted by its callback, in order with what it decides */
+			struct site *st = calloc(1, sizeof(*st));
 
-			if (!m)
+			if (!st)
 				abort();
-			m->b = b;
-			m->idx = (uint32_t)i;
-			m->open = k;
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
-							       QEMU_PLUGIN_CB_NO_REGS, m);
+			st->b = b;
+			st->idx = (uint32_t)i;
+			st->kind = k;
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, site_exec,
+							       QEMU_PLUGIN_CB_NO_REGS, st);
+			continue;
 		}
-	}
-	if (b->rep) {
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, rep_exec, QEMU_PLUGIN_CB_NO_REGS, b);
-	} else {
-		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &total, n);
-		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-							 &b->execs, 1);
+		/* each instruction counted as it starts: a block cut short by an exception
+		 * counts only what ran (as the icount clock does), not its whole length */
+		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+							   &total, 1);
+		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+							   &b->execs[i], 1);
 	}
 	pthread_mutex_lock(&lock);
 	if (nblocks == cap) {
@@ -283,6 +303,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out_path = argv[i] + 4;
+
 		} else {
 			fprintf(stderr, "insn_count: unknown argument '%s' (out=PATH)\n", argv[i]);
 			return -1;
@@ -298,5 +319,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_vcpu_idle_cb(id, vcpu_idle);
 	return 0;
 }

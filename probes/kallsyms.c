@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Does @s (after a '.') start with a known clone suffix followed by ".N"? Returns the
@@ -69,4 +70,74 @@ int kallsyms_resolve(const char *path, const char *name, char out[][KSYM_NAME_MA
 	}
 	fclose(f);
 	return found;
+}
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int ksym_table_load(const char *path, struct ksym_table *t)
+{
+	char line[512];
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char type, sym[256], mod[64] = "";
+		unsigned long long a;
+		struct ksym *k;
+		int n = sscanf(line, "%llx %c %255s [%63[^]]]", &a, &type, sym, mod);
+
+		if (n < 3 || (type != 't' && type != 'T') || !a)
+			continue;
+		if (t->n == cap) {
+			size_t c = cap ? cap * 2 : 65536;
+			struct ksym *ns = realloc(t->sym, c * sizeof(*ns));
+
+			if (!ns) {
+				fclose(f);
+				ksym_table_free(t);
+				return -ENOMEM;
+			}
+			t->sym = ns;
+			cap = c;
+		}
+		k = &t->sym[t->n++];
+		k->addr = a;
+		snprintf(k->name, sizeof(k->name), "%s", sym);
+		snprintf(k->module, sizeof(k->module), "%s", mod);
+	}
+	fclose(f);
+	qsort(t->sym, t->n, sizeof(*t->sym), ksym_cmp);
+	return 0;
+}
+
+const struct ksym *ksym_lookup(const struct ksym_table *t, unsigned long long addr,
+			       unsigned long long max_span)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) { /* the first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->sym[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - t->sym[lo - 1].addr > max_span)
+		return NULL;
+	return &t->sym[lo - 1];
+}
+
+void ksym_table_free(struct ksym_table *t)
+{
+	free(t->sym);
+	memset(t, 0, sizeof(*t));
 }

@@ -27,4 +27,29 @@ int kallsyms_resolve(const char *path, const char *name, char out[][KSYM_NAME_MA
 /* kallsyms_is_clone_of - is @sym @name or a compiler clone of it? (1 yes, 0 no) */
 int kallsyms_is_clone_of(const char *sym, const char *name);
 
+/* An address-to-function table from a /proc/kallsyms-format file: every text symbol
+ * (t/T, and those of modules and BPF programs), sorted by address. */
+struct ksym {
+	unsigned long long addr;
+	char name[KSYM_NAME_MAX];
+	char module[32];          /* "" for the kernel proper; "bpf" for BPF programs,
+				   * trampolines and dispatchers (kallsyms says [bpf]) */
+};
+
+struct ksym_table {
+	struct ksym *sym;
+	size_t n;
+};
+
+/* ksym_table_load - read @path into @t (empty before). Returns 0 or -errno. */
+int ksym_table_load(const char *path, struct ksym_table *t);
+
+/* ksym_lookup - the symbol whose code holds @addr: the last one starting at or before it,
+ * when it starts at most @max_span bytes before (a function is never that long; past it
+ * the address is in code kallsyms does not name). NULL when none. */
+const struct ksym *ksym_lookup(const struct ksym_table *t, unsigned long long addr,
+			       unsigned long long max_span);
+
+void ksym_table_free(struct ksym_table *t);
+
 #endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_insns.h: a run's exact instruction profiles (the icount engine's plugin): each
+ * arm's valid timing windows summed per function, and run.json's "insn_profiles".
+ */
+#ifndef XDPTC_RUN_INSNS_H
+#define XDPTC_RUN_INSNS_H
+
+#include <jansson.h>
+
+#include "insn_window.h"
+#include "trial.h"
+
+/* The functions kept by name in run.json, per arm; the rest is one "[other functions]"
+ * row, so that the rows still add up to the total. */
+#define RUN_INSNS_TOP 150
+
+/* run_insns_add - add the valid timing trial @r's functions into @acc (and release
+ * them from @r). */
+void run_insns_add(struct insn_funcs *acc, struct trial_result *r);
+
+/* run_insns_json - one entry of "insn_profiles" for arm @label: its windows, packets,
+ * totals and functions per packet in both conventions (largest first), each marked
+ * "background" when it is the guest's idle, timer or RCU work (insn_func_background).
+ * NULL when @acc holds no window. */
+json_t *run_insns_json(const struct insn_funcs *acc, const char *label);
+
+#endif

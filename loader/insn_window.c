@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "insn_window.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The highest user-space address on x86-64 (canonical lower half). */
+#define USER_TOP 0x0000800000000000ull
+/* No kernel function is longer: an address further past its symbol is unnamed code. */
+#define MAX_FUNC_SPAN (256 * 1024ull)
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* The entry for @name in @fs, made when missing. NULL when out of memory. */
+static struct insn_func *funcs_get(struct insn_funcs *fs, const char *name, const char *where)
+{
+	size_t i;
+
+	if ((fs->n + 1) * 2 > fs->cap) { /* grow: at most half full */
+		size_t c = fs->cap ? fs->cap * 2 : 1024;
+		struct insn_func *nf = calloc(c, sizeof(*nf));
+
+		if (!nf)
+			return NULL;
+		for (size_t k = 0; k < fs->cap; k++) {
+			if (!fs->f[k].name[0])
+				continue;
+			for (i = name_hash(fs->f[k].name) & (c - 1); nf[i].name[0]; i = (i + 1) & (c - 1))
+				;
+			nf[i] = fs->f[k];
+		}
+		free(fs->f);
+		fs->f = nf;
+		fs->cap = c;
+	}
+	for (i = name_hash(name) & (fs->cap - 1); fs->f[i].name[0]; i = (i + 1) & (fs->cap - 1))
+		if (!strcmp(fs->f[i].name, name))
+			return &fs->f[i];
+	snprintf(fs->f[i].name, sizeof(fs->f[i].name), "%s", name);
+	snprintf(fs->f[i].where, sizeof(fs->f[i].where), "%s", where);
+	fs->n++;
+	return &fs->f[i];
+}
+
+/* The function holding @addr, as a name and where it lives. */
+static void name_of(const struct ksym_table *ks, uint64_t addr, const char **name,
+		    const char **where)
+{
+	const struct ksym *k;
+
+	if (addr < USER_TOP) {
+		*name = "[user]";
+		*where = "user";
+		return;
+	}
+	k = ksym_lookup(ks, addr, MAX_FUNC_SPAN);
+	if (!k) {
+		*name = "[kernel: unnamed]";
+		*where = "unknown";
+		return;
+	}
+	*name = k->name;
+	*where = k->module[0] ? k->module : "kernel";
+}
+
+/* One B line: "B VADDR EXECS ITERS OFF,OFF,...": add it to the sums and to @funcs. */
+static int block_add(char *line, const struct ksym_table *ks, struct insn_funcs *funcs,
+		     int64_t *insns, int64_t *iters)
+{
+	uint64_t vaddr, it;
+	int64_t execs;
+	char *offs, *save = NULL, *tok;
+	int used, n = 0;
+
+	if (sscanf(line, "B %" SCNx64 " %" SCNd64 " %" SCNu64 " %n", &vaddr, &execs, &it,
+		   &used) != 3)
+		return -EBADMSG;
+	offs = line + used;
+	offs[strcspn(offs, "\n")] = '\0';
+	for (tok = strtok_r(offs, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		n++;
+	*insns += execs * n;
+	*iters += (int64_t)it;
+	if (!funcs || !ks)
+		return 0;
+	/* strtok_r put NULs between the offsets: walk them again */
+	tok = offs;
+	for (int i = 0; i < n; i++, tok += strlen(tok) + 1) {
+		const char *name, *where;
+		struct insn_func *f;
+
+		name_of(ks, vaddr + strtoull(tok, NULL, 10), &name, &where);
+		f = funcs_get(funcs, name, where);
+		if (!f)
+			return -ENOMEM;
+		f->insns += execs;
+		/* a rep block's further iterations are of its last instruction */
+		f->retired += execs - (i == n - 1 ? (int64_t)it : 0);
+	}
+	return 0;
+}
+
+/* Read @path once: -EAGAIN when it does not hold a window above @after_seq yet. */
+static int read_once(const char *path, uint64_t after_seq, const struct ksym_table *ks,
+		     struct insn_window *w, struct insn_funcs *funcs, char *why, size_t len)
+{
+	struct insn_funcs part = { 0 };
+	int64_t insns = 0, iters = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int e = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return errno == ENOENT ? -EAGAIN : -errno;
+	if (getline(&line, &cap, f) < 0 || strncmp(line, "# xdptc insn_count 1", 20) ||
+	    getline(&line, &cap, f) < 0 ||
+	    sscanf(line, "window %" SCNu64 " insns %" SCNu64 " retired %" SCNu64
+			 " string_iterations %" SCNu64 " halts %" SCNu64,
+		   &w->seq, &w->insns, &w->retired, &w->iterations, &w->halts) != 5) {
+		snprintf(why, len, "%s is not the instruction-counting plugin's output", path);
+		e = -EBADMSG;
+		goto out;
+	}
+	if (w->seq <= after_seq) {
+		e = -EAGAIN;
+		goto out;
+	}
+	w->blocks = UINT64_MAX;
+	while (!e && getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, "end ", 4)) {
+			w->blocks = strtoull(line + 4, NULL, 10);
+			break;
+		}
+		e = block_add(line, ks, funcs ? &part : NULL, &insns, &iters);
+	}
+	if (!e && w->blocks == UINT64_MAX) {
+		snprintf(why, len, "%s ends before its end line", path);
+		e = -EBADMSG;
+	}
+	if (e == -EBADMSG)
+		snprintf(why, len, "a malformed line in %s: %.60s", path, line);
+	else if (e)
+		snprintf(why, len, "out of memory");
+	else if (insns != (int64_t)w->insns || iters != (int64_t)w->iterations) {
+		snprintf(why, len, "the plugin's blocks add up to %" PRId64 " instructions (%" PRId64
+			 " further iterations), its window says %" PRIu64 " (%" PRIu64 ")",
+			 insns, iters, w->insns, w->iterations);
+		e = -EBADMSG;
+	}
+	if (!e && funcs) {
+		part.windows = 1;
+		insn_funcs_merge(funcs, &part);
+	}
+out:
+	insn_funcs_free(&part);
+	free(line);
+	fclose(f);
+	return e;
+}
+
+int insn_window_read(const char *path, uint64_t after_seq, int wait_ms,
+		     const struct ksym_table *ks, struct insn_window *w,
+		     struct insn_funcs *funcs, char *why, size_t len)
+{
+	for (int waited = 0;; waited += 10) {
+		int e = read_once(path, after_seq, ks, w, funcs, why, len);
+
+		if (e != -EAGAIN)
+			return e;
+		if (waited >= wait_ms) {
+			snprintf(why, len, "the instruction-counting plugin wrote no window after "
+				 "number %" PRIu64 " to %s", after_seq, path);
+			return -ENOENT;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+}
+
+void insn_funcs_merge(struct insn_funcs *to, const struct insn_funcs *from)
+{
+	for (size_t i = 0; i < from->cap; i++) {
+		const struct insn_func *s = &from->f[i];
+		struct insn_func *d;
+
+		if (!s->name[0] || !(d = funcs_get(to, s->name, s->where)))
+			continue;
+		d->insns += s->insns;
+		d->retired += s->retired;
+	}
+	to->pkts += from->pkts;
+	to->windows += from->windows;
+}
+
+static int by_insns(const void *a, const void *b)
+{
+	const struct insn_func *x = *(const struct insn_func *const *)a;
+	const struct insn_func *y = *(const struct insn_func *const *)b;
+
+	if (x->insns != y->insns)
+		return x->insns > y->insns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+const struct insn_func **insn_funcs_sorted(const struct insn_funcs *fs)
+{
+	const struct insn_func **v = calloc(fs->n ? fs->n : 1, sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < fs->cap; i++)
+		if (fs->f[i].name[0])
+			v[k++] = &fs->f[i];
+	qsort(v, k, sizeof(*v), by_insns);
+	return v;
+}
+
+void insn_funcs_free(struct insn_funcs *fs)
+{
+	free(fs->f);
+	memset(fs, 0, sizeof(*fs));
+}
+
+int insn_func_background(const struct insn_func *f)
+{
+	/* idle, the timer interrupt and tick, RCU's and the scheduler's periodic work:
+	 * what runs whether or not packets flow (prefixes of kernel function names) */
+	static const char *const pre[] = {
+		"default_idle", "arch_cpu_idle", "cpu_idle", "do_idle", "native_safe_halt",
+		"cpuidle_", "sysvec_apic_timer_interrupt", "asm_sysvec_apic_timer_interrupt",
+		"hrtimer_", "__hrtimer_", "tick_", "__tick_", "update_process_times",
+		"scheduler_tick", "sched_tick", "rcu_", "__rcu_", "run_timer_softirq",
+		"__run_timers", "timekeeping_", "update_wall_time", "ktime_get_update_offsets",
+		"lapic_next_", "native_apic_", "x2apic_", "clockevents_", "account_process_tick",
+		"irqtime_", "irq_enter", "irq_exit", "__sysvec_apic_timer_interrupt",
+		"calc_global_load", "task_tick_", "trigger_load_balance", "run_rebalance_domains",
+	};
+
+	if (strcmp(f->where, "kernel"))
+		return 0;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(f->name, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * insn_window.h: exact instruction counts of a window in an icount guest, from the
+ * instruction-counting qemu plugin (plugins/insn_count.c), and where they went.
+ *
+ * The guest opens and closes a window by executing two marker instructions (NOPs that
+ * the plugin recognizes by their bytes); at the close the plugin writes the window's
+ * counts and its translation blocks to a file (the icount engine: XDPTC_INSNS, through
+ * the share). Two conventions, both in instructions:
+ *   insns    every iteration of a rep string instruction counts (the icount clock)
+ *   retired  a rep string instruction counts once per execution (a CPU's counter)
+ */
+#ifndef XDPTC_INSN_WINDOW_H
+#define XDPTC_INSN_WINDOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kallsyms.h"
+
+/* The markers: nopl 0x7844ca01(%rax) opens, nopl 0x7844ca00(%rax) closes. */
+static inline void insn_mark_open(void)
+{
+	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x01, 0xca, 0x44, 0x78" ::: "memory");
+}
+
+static inline void insn_mark_close(void)
+{
+	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x00, 0xca, 0x44, 0x78" ::: "memory");
+}
+
+/* The guest's TSC. Under qemu -icount it reads the icount clock (cpu_get_ticks returns
+ * icount_get(): guest ns, at shift=0 one per instruction, plus what idle skipped). */
+static inline uint64_t insn_tsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* One window as the plugin counted it. */
+struct insn_window {
+	uint64_t seq;          /* the plugin's window number, from 1 */
+	uint64_t insns;        /* every iteration */
+	uint64_t retired;      /* rep string instructions once per execution */
+	uint64_t iterations;   /* insns - retired */
+	uint64_t halts;        /* the vCPU's idle entries in it */
+	uint64_t blocks;       /* its B lines (runs of a block's instructions) */
+};
+
+/* Where a window's instructions went: per function, both conventions. */
+struct insn_func {
+	char name[KSYM_NAME_MAX]; /* kallsyms' name; "[user]", "[kernel: unnamed]" */
+	char where[32];           /* "kernel", a module's name, "bpf", "user", "unknown" */
+	int64_t insns, retired;
+};
+
+struct insn_funcs {
+	struct insn_func *f;
+	size_t n, cap;       /* entries, and room in the hash table (a power of two) */
+	double pkts;         /* the packets they were counted over (for per-packet figures) */
+	int windows;         /* windows added */
+};
+
+/*
+ * insn_window_read - read the plugin's file @path, which must hold a window numbered
+ * above @after_seq (it is waited for, up to @wait_ms, since the writer is another
+ * process's vCPU). Fills @w; when @ks and @funcs are given, adds each instruction to its
+ * function in @funcs. The blocks must add up to the header's totals.
+ * Returns 0, -ENOENT (no such window in time), -EBADMSG (not the plugin's format, or its
+ * blocks do not add up) or -errno, with a sentence in @why.
+ */
+int insn_window_read(const char *path, uint64_t after_seq, int wait_ms,
+		     const struct ksym_table *ks, struct insn_window *w,
+		     struct insn_funcs *funcs, char *why, size_t len);
+
+/* insn_funcs_merge - add @from's counts into @to (and its packets and windows). */
+void insn_funcs_merge(struct insn_funcs *to, const struct insn_funcs *from);
+
+/* insn_funcs_sorted - the entries of @fs sorted by insns, largest first: a new array of
+ * @fs->n pointers into @fs (free it), or NULL. */
+const struct insn_func **insn_funcs_sorted(const struct insn_funcs *fs);
+
+void insn_funcs_free(struct insn_funcs *fs);
+
+/* insn_func_background - is @f the guest's background (idle, timer interrupts and
+ * ticks, RCU, the scheduler's tick work) rather than a packet's path? By its name, a
+ * documented list (docs/engines.md): 1 yes, 0 no. */
+int insn_func_background(const struct insn_func *f);
+
+#endif

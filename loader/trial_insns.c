@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#include "trial_insns.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "insn_window.h"
+#include "kallsyms.h"
+#include "trial.h"
+
+/* The plugin's last window this process has read (one run per process). */
+static uint64_t seen_seq;
+
+void trial_insns_open(struct insn_clock *c)
+{
+	c->tsc = insn_tsc();
+	insn_mark_open();
+}
+
+void trial_insns_close(struct insn_clock *c)
+{
+	insn_mark_close();
+	c->tsc = insn_tsc() - c->tsc;
+	c->marked = 1;
+}
+
+/* The window's functions from the plugin's blocks, named by kallsyms as it is now (the
+ * trial's program still attached, so its JIT-ed code is named too). */
+static int read_window(const struct trial_env *env, struct insn_window *w,
+		       struct insn_funcs **funcs, char *why, size_t len)
+{
+	struct ksym_table ks = { 0 };
+	int e;
+
+	*funcs = NULL;
+	if (env->insn_functions) {
+		e = ksym_table_load("/proc/kallsyms", &ks);
+		if (e) {
+			snprintf(why, len, "cannot read /proc/kallsyms: %s", strerror(-e));
+			return e;
+		}
+		*funcs = calloc(1, sizeof(**funcs));
+		if (!*funcs) {
+			ksym_table_free(&ks);
+			return -ENOMEM;
+		}
+	}
+	e = insn_window_read(env->insns_path, seen_seq, 5000, *funcs ? &ks : NULL, w, *funcs,
+			     why, len);
+	ksym_table_free(&ks);
+	if (e && *funcs) {
+		insn_funcs_free(*funcs);
+		free(*funcs);
+		*funcs = NULL;
+	}
+	return e;
+}
+
+int trial_insns_collect(const struct trial_env *env, const struct insn_clock *c,
+			struct trial_result *r)
+{
+	struct insn_window w;
+	int e;
+
+	if (!c->marked)
+		return 0;
+	e = read_window(env, &w, &r->insn_funcs, r->error, sizeof(r->error));
+	if (e)
+		return e;
+	seen_seq = w.seq;
+	r->have_insns = true;
+	r->insn_window = w.insns;
+	r->insn_retired = w.retired;
+	r->insn_string_iterations = w.iterations;
+	r->insn_clock = c->tsc;
+	r->insn_halts = w.halts;
+	/* what the clock ran beyond the instructions is idle time it skipped, if the vCPU
+	 * halted; else nothing but the rdtsc and markers around the window */
+	r->insn_idle_ns = w.halts && c->tsc > w.insns ? c->tsc - w.insns : 0;
+	if (r->insn_funcs)
+		r->insn_funcs->pkts = (double)r->pkts_at_dut;
+	if (r->pkts_at_dut) {
+		r->retired_instructions_per_pkt = (double)w.retired / (double)r->pkts_at_dut;
+		r->string_iterations_per_pkt = (double)w.iterations / (double)r->pkts_at_dut;
+		r->window_instructions_per_pkt = (double)w.insns / (double)r->pkts_at_dut;
+	} else {
+		r->retired_instructions_per_pkt = r->string_iterations_per_pkt =
+			r->window_instructions_per_pkt = NAN;
+	}
+	r->insn_clock_gap = w.insns ? ((double)w.insns - (double)c->tsc) / (double)w.insns : NAN;
+	if (r->valid && !w.halts && !(fabs(r->insn_clock_gap) <= INSN_CLOCK_TOLERANCE)) {
+		r->valid = false;
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
+			 "the plugin counted %llu instructions in the window, the icount clock "
+			 "ran %llu with the vCPU never idle: they differ by %.4f%% (over %.2f%%)",
+			 (unsigned long long)w.insns, (unsigned long long)c->tsc,
+			 100 * r->insn_clock_gap, 100 * INSN_CLOCK_TOLERANCE);
+	}
+	return 0;
+}
