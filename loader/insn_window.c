@@ -145,15 +145,14 @@ static int read_once(const char *path, uint64_t after_seq, const struct ksym_tab
 		}
 		e = block_add(line, ks, funcs ? &part : NULL, &insns, &iters);
 	}
-	if (!e && w->blocks == UINT64_MAX) {
-		snprintf(why, len, "%s ends before its end line", path);
-		e = -EBADMSG;
-	}
 	if (e == -EBADMSG)
 		snprintf(why, len, "a malformed line in %s: %.60s", path, line);
 	else if (e)
 		snprintf(why, len, "out of memory");
-	else if (insns != (int64_t)w->insns || iters != (int64_t)w->iterations) {
+	else if (w->blocks == UINT64_MAX) {
+		snprintf(why, len, "%s ends before its end line", path);
+		e = -EBADMSG;
+	} else if (insns != (int64_t)w->insns || iters != (int64_t)w->iterations) {
 		snprintf(why, len, "the plugin's blocks add up to %" PRId64 " instructions (%" PRId64
 			 " further iterations), its window says %" PRIu64 " (%" PRIu64 ")",
 			 insns, iters, w->insns, w->iterations);
