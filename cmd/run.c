@@ -236,6 +236,7 @@ struct run_ctx {
 	struct trial_env env;
 	struct insn_funcs insns[RUN_MAX_MODES]; /* per arm: the plugin's valid timing windows
 						 * per function (run_insns.h) */
+	json_t *insn_check;         /* the plugin's self-check (run.json insn_selfcheck) */
 	struct dut_counters_info ci;
 	bool counters_open;
 	struct perf_stat_value perf_events[PERF_STAT_MAX_EVENTS];
@@ -387,6 +388,12 @@ static int run_trial_env(struct run_ctx *c)
 		if (!env->insns_path || !*env->insns_path) {
 			fprintf(stderr, "xdptc: this icount guest has no instruction-counting "
 					"plugin (XDPTC_INSNS unset)\n");
+			return -1;
+		}
+		/* the instrument first: known work must count exactly */
+		if (run_insns_selfcheck(env->insns_path, &c->insn_check)) {
+			fprintf(stderr, "xdptc: the plugin does not count known work exactly; "
+					"no trial is run\n");
 			return -1;
 		}
 	}
@@ -819,6 +826,10 @@ static int run_write(struct run_ctx *c, const char *incomplete)
 		}
 		json_object_set_new(c->run, "insn_profiles", ip);
 	}
+	if (c->insn_check) {
+		json_object_set_new(c->run, "insn_selfcheck", c->insn_check);
+		c->insn_check = NULL;
+	}
 	json_object_set_new(c->run, "summary", summary_compute(c->run));
 	if (write_results(c->run, c->dir, incomplete ? 1 : c->o.quiet))
 		return -EIO;
@@ -849,6 +860,7 @@ static void run_teardown(struct run_ctx *c)
 	}
 	json_decref(c->run);
 	json_decref(c->doctor);
+	json_decref(c->insn_check);
 	if (c->dir[0] && !c->keep_dir) /* nothing worth keeping: remove the empty (or partial)
 					* directory */
 		remove_run_dir(c->dir);

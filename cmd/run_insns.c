@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "run_insns.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 void run_insns_add(struct insn_funcs *acc, struct trial_result *r)
@@ -56,4 +57,35 @@ json_t *run_insns_json(const struct insn_funcs *acc, const char *label)
 		      "functions_counted", (int)acc->n);
 	json_object_set_new(p, "functions", fs);
 	return p;
+}
+
+int run_insns_selfcheck(const char *path, json_t **out)
+{
+	struct insn_check c[2];
+	char why[300];
+	json_t *arr;
+	int e = insn_selfcheck(path, 100000, 4096, c, why, sizeof(why));
+
+	*out = NULL;
+	if (e < 0) {
+		fprintf(stderr, "xdptc: the instruction-counting plugin's self-check: %s\n", why);
+		return -1;
+	}
+	arr = json_array();
+	for (int k = 0; k < 2; k++) {
+		json_array_append_new(arr, json_pack(
+			"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:b}", "what", c[k].what,
+			"expect_insns", (json_int_t)c[k].expect_insns, "expect_retired",
+			(json_int_t)c[k].expect_retired, "insns", (json_int_t)c[k].insns, "retired",
+			(json_int_t)c[k].retired, "user_insns", (json_int_t)c[k].user_insns,
+			"user_retired", (json_int_t)c[k].user_retired, "attempts", c[k].attempts,
+			"exact", c[k].exact));
+		fprintf(stderr, "xdptc: plugin self-check, %s: %llu instructions (%llu retired), "
+				"expected %llu (%llu): %s\n", c[k].what,
+			(unsigned long long)c[k].insns, (unsigned long long)c[k].retired,
+			(unsigned long long)c[k].expect_insns,
+			(unsigned long long)c[k].expect_retired, c[k].exact ? "exact" : "NOT exact");
+	}
+	*out = json_pack("{s:b, s:o}", "exact", !e, "checks", arr);
+	return e ? -1 : 0;
 }

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+/* The last window this process read (INSN_WINDOW_NEXT). */
+static uint64_t last_read_seq;
+
 /* The highest user-space address on x86-64 (canonical lower half). */
 #define USER_TOP 0x0000800000000000ull
 /* No kernel function is longer: an address further past its symbol is unnamed code. */
@@ -173,9 +176,13 @@ int insn_window_read(const char *path, uint64_t after_seq, int wait_ms,
 		     const struct ksym_table *ks, struct insn_window *w,
 		     struct insn_funcs *funcs, char *why, size_t len)
 {
+	if (after_seq == INSN_WINDOW_NEXT)
+		after_seq = last_read_seq;
 	for (int waited = 0;; waited += 10) {
 		int e = read_once(path, after_seq, ks, w, funcs, why, len);
 
+		if (!e)
+			last_read_seq = w->seq;
 		if (e != -EAGAIN)
 			return e;
 		if (waited >= wait_ms) {
@@ -253,4 +260,93 @@ int insn_func_background(const struct insn_func *f)
 		if (!strncmp(f->name, pre[i], strlen(pre[i])))
 			return 1;
 	return 0;
+}
+
+/* The user-space share of the last window: "[user]" of @fs. */
+static void user_part(const struct insn_funcs *fs, uint64_t *insns, uint64_t *retired)
+{
+	*insns = *retired = 0;
+	for (size_t i = 0; i < fs->cap; i++)
+		if (!strcmp(fs->f[i].name, "[user]")) {
+			*insns = (uint64_t)fs->f[i].insns;
+			*retired = (uint64_t)fs->f[i].retired;
+		}
+}
+
+/* One window of check @k (0 loop, 1 rep stosb). */
+static void known_work(int k, uint64_t n, unsigned char *buf)
+{
+	if (k == 0) {
+		uint64_t c;
+
+		__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x01, 0xca, 0x44, 0x78\n\t"
+				 "mov %1, %%rcx\n"
+				 "1:\tdec %%rcx\n\t"
+				 "jnz 1b\n\t"
+				 ".byte 0x0f, 0x1f, 0x80, 0x00, 0xca, 0x44, 0x78"
+				 : "=&c"(c) : "r"(n) : "memory", "cc");
+		(void)c;
+	} else {
+		unsigned char *d = buf;
+		uint64_t c = n;
+
+		__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x01, 0xca, 0x44, 0x78\n\t"
+				 "rep stosb\n\t"
+				 ".byte 0x0f, 0x1f, 0x80, 0x00, 0xca, 0x44, 0x78"
+				 : "+D"(d), "+c"(c) : "a"(0) : "memory");
+	}
+}
+
+int insn_selfcheck(const char *path, uint64_t loop_iters, uint64_t bytes,
+		   struct insn_check c[2], char *why, size_t len)
+{
+	static const struct ksym_table none = { 0 };
+	unsigned char *buf = malloc(bytes ? bytes : 1);
+	int e = 0;
+
+	if (!buf) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	memset(buf, 1, bytes); /* its pages present: no fault inside the window */
+	for (int k = 0; k < 2 && !e; k++) {
+		struct insn_check *x = &c[k];
+
+		memset(x, 0, sizeof(*x));
+		x->what = k ? "rep stosb" : "loop";
+		x->expect_insns = k ? bytes + 1 : 1 + 2 * loop_iters;
+		x->expect_retired = k ? 1 : 1 + 2 * loop_iters;
+		x->exact = 1;
+		for (int a = 0; a < 5; a++) {
+			struct insn_funcs fs = { 0 };
+			struct insn_window w;
+			int whole;
+
+			known_work(k, k ? bytes : loop_iters, buf);
+			e = insn_window_read(path, INSN_WINDOW_NEXT, 5000, &none, &w, &fs, why, len);
+			if (e) {
+				insn_funcs_free(&fs);
+				break;
+			}
+			x->attempts = a + 1;
+			x->insns = w.insns;
+			x->retired = w.retired;
+			user_part(&fs, &x->user_insns, &x->user_retired);
+			insn_funcs_free(&fs);
+			/* the user-space part is always this code alone */
+			if (x->user_insns != x->expect_insns || x->user_retired != x->expect_retired)
+				x->exact = 0;
+			whole = w.insns == x->user_insns;
+			if (whole) /* nothing else ran: the whole window must be exact */
+				break;
+		}
+		if (!e && x->insns != x->user_insns)
+			x->exact = 0; /* every window had an interrupt in it */
+		if (!e && (x->insns != x->expect_insns || x->retired != x->expect_retired))
+			x->exact = 0;
+	}
+	free(buf);
+	if (e)
+		return e;
+	return c[0].exact && c[1].exact ? 0 : 1;
 }

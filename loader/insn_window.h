@@ -63,9 +63,12 @@ struct insn_funcs {
 	int windows;         /* windows added */
 };
 
+/* @after_seq of insn_window_read: the last window this process read */
+#define INSN_WINDOW_NEXT UINT64_MAX
+
 /*
  * insn_window_read - read the plugin's file @path, which must hold a window numbered
- * above @after_seq (it is waited for, up to @wait_ms, since the writer is another
+ * above @after_seq (INSN_WINDOW_NEXT: above the last one this process read) (it is waited for, up to @wait_ms, since the writer is another
  * process's vCPU). Fills @w; when @ks and @funcs are given, adds each instruction to its
  * function in @funcs. The blocks must add up to the header's totals.
  * Returns 0, -ENOENT (no such window in time), -EBADMSG (not the plugin's format, or its
@@ -83,6 +86,31 @@ void insn_funcs_merge(struct insn_funcs *to, const struct insn_funcs *from);
 const struct insn_func **insn_funcs_sorted(const struct insn_funcs *fs);
 
 void insn_funcs_free(struct insn_funcs *fs);
+
+/* The plugin's self-check on known work (insn_selfcheck): user-space code whose
+ * instructions are known exactly, between the markers, in the same asm statement. */
+struct insn_check {
+	const char *what;        /* "loop" or "rep stosb" */
+	uint64_t expect_insns, expect_retired; /* what the plugin must count */
+	uint64_t insns, retired; /* what it counted in the window, all of the guest */
+	uint64_t user_insns, user_retired; /* ... of which in user space (this code) */
+	int attempts;            /* windows run: until one held nothing but this code */
+	int exact;               /* 1: a window counted exactly the expected figures, and
+				  * every window's user-space part did */
+};
+
+/*
+ * insn_selfcheck - run known work between the markers and compare what the plugin at
+ * @path counted: a loop of @loop_iters iterations of `dec ecx; jnz` after one `mov`
+ * (1 + 2 x loop_iters instructions in both conventions) and a `rep stosb` of @bytes
+ * bytes (a CPU retires 1 instruction; under -icount it starts bytes + 1 times, the last
+ * seeing rcx at 0). An interrupt inside a window adds the kernel's instructions, so each
+ * check runs up to 5 windows, until one holds nothing else. Fills @c[0] (loop) and
+ * @c[1] (rep stosb). Returns 0 when both are exact, 1 when one is not, -errno when the
+ * plugin wrote no window (@why).
+ */
+int insn_selfcheck(const char *path, uint64_t loop_iters, uint64_t bytes,
+		   struct insn_check c[2], char *why, size_t len);
 
 /* insn_func_background - is @f the guest's background (idle, timer interrupts and
  * ticks, RCU, the scheduler's tick work) rather than a packet's path? By its name, a

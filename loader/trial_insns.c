@@ -11,9 +11,6 @@
 #include "kallsyms.h"
 #include "trial.h"
 
-/* The plugin's last window this process has read (one run per process). */
-static uint64_t seen_seq;
-
 void trial_insns_open(struct insn_clock *c)
 {
 	c->tsc = insn_tsc();
@@ -48,7 +45,7 @@ static int read_window(const struct trial_env *env, struct insn_window *w,
 			return -ENOMEM;
 		}
 	}
-	e = insn_window_read(env->insns_path, seen_seq, 5000, *funcs ? &ks : NULL, w, *funcs,
+	e = insn_window_read(env->insns_path, INSN_WINDOW_NEXT, 5000, *funcs ? &ks : NULL, w, *funcs,
 			     why, len);
 	ksym_table_free(&ks);
 	if (e && *funcs) {
@@ -70,7 +67,6 @@ int trial_insns_collect(const struct trial_env *env, const struct insn_clock *c,
 	e = read_window(env, &w, &r->insn_funcs, r->error, sizeof(r->error));
 	if (e)
 		return e;
-	seen_seq = w.seq;
 	r->have_insns = true;
 	r->insn_window = w.insns;
 	r->insn_retired = w.retired;
