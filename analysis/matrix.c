@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "flamegraph.h"
+#include "matrix_insns.h"
 #include "summary.h"
 
 #define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
@@ -43,6 +44,11 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	json_object_set_new(e, "engine", json_string(summary_engine(run)));
 	json_object_set_new(e, "modes", json_deep_copy(json_object_get(s, "modes")));
 	json_object_set_new(e, "deltas", json_deep_copy(json_object_get(s, "deltas")));
+	if (json_object_get(run, "insn_profiles")) /* the plugin's, exact */
+		json_object_set_new(e, "insn_profiles", matrix_insn_profiles(run));
+	if (json_object_get(run, "insn_selfcheck"))
+		json_object_set_new(e, "insn_selfcheck",
+				    json_deep_copy(json_object_get(run, "insn_selfcheck")));
 	return e;
 }
 
@@ -228,17 +234,23 @@ static const json_t *entry_mode(const json_t *entry, const char *mode)
 	return NULL;
 }
 
-/* The delta of @b's time metric against tc in @entry, or NULL. */
-static const json_t *entry_delta(const json_t *entry, const char *b)
+/* The delta of @b's @metric against tc in @entry, or NULL. */
+static const json_t *entry_delta_of(const json_t *entry, const char *b, const char *metric)
 {
 	const json_t *d;
 	size_t i;
 
 	json_array_foreach(json_object_get(entry, "deltas"), i, d)
 		if (!strcmp(str(d, "a"), "tc") && !strcmp(str(d, "b"), b) &&
-		    !strcmp(str(d, "metric"), str(entry, "time_metric")))
+		    !strcmp(str(d, "metric"), metric))
 			return d;
 	return NULL;
+}
+
+/* The delta of @b's time metric against tc in @entry, or NULL. */
+static const json_t *entry_delta(const json_t *entry, const char *b)
+{
+	return entry_delta_of(entry, b, str(entry, "time_metric"));
 }
 
 /* A delta as summary.md prints it: median, interval and coverage, or why none. */
@@ -450,9 +462,11 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 				md_row(out, f);
 	}
 	md_cross_check(matrix, out);
-	fprintf(out, "\n## Where the instructions go: xdpdrv against tc\n\nInstruction profiles "
+	matrix_md_insns(matrix, out, 12);
+	fprintf(out, "\n## %s: xdpdrv against tc\n\nInstruction profiles "
 		     "(perf record -e cpu-clock inside the icount guest, whose clock counts "
-		     "instructions), one profile trial per mode, normalised per packet.\n");
+		     "instructions), one profile trial per mode, normalised per packet.\n",
+		matrix_has_insns(matrix) ? "Call paths, sampled" : "Where the instructions go");
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
 		const char *mode;
 		const json_t *pm;
@@ -461,6 +475,15 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 			if (json_is_string(json_object_get(pm, "error")))
 				fprintf(out, "\n%s, %s: no profile of %s: %s\n", str(e, "kernel"),
 					str(e, "experiment"), mode, str(pm, "error"));
+		if (json_array_size(json_object_get(e, "insn_profiles"))) {
+			const json_t *d = json_object_get(json_object_get(e, "profiles"), "diff");
+
+			if (d) /* the exact counts are above: of the samples, the paths only */
+				fprintf(out, "\n%s, %s: differential flame graph `%s` (sampled: "
+					     "call paths, not counts).\n", str(e, "kernel"),
+					str(e, "experiment"), str(d, "svg"));
+			continue;
+		}
 		md_profile(out, e, 10);
 	}
 	fprintf(out, "\nEach delta is the median of the paired ratios of one run (the modes "

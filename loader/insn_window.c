@@ -57,17 +57,20 @@ static struct insn_func *funcs_get(struct insn_funcs *fs, const char *name, cons
 }
 
 /* The function holding @addr, as a name and where it lives. */
-static void name_of(const struct ksym_table *ks, uint64_t addr, const char **name,
+static void name_of(const struct insn_names *ns, uint64_t addr, const char **name,
 		    const char **where)
 {
-	const struct ksym *k;
+	const struct ksym *k = NULL;
 
 	if (addr < USER_TOP) {
 		*name = "[user]";
 		*where = "user";
 		return;
 	}
-	k = ksym_lookup(ks, addr, MAX_FUNC_SPAN);
+	if (ns->bpf)
+		k = ksym_lookup(ns->bpf, addr, MAX_FUNC_SPAN);
+	if (!k && ns->kernel)
+		k = ksym_lookup(ns->kernel, addr, MAX_FUNC_SPAN);
 	if (!k) {
 		*name = "[kernel: unnamed]";
 		*where = "unknown";
@@ -78,7 +81,7 @@ static void name_of(const struct ksym_table *ks, uint64_t addr, const char **nam
 }
 
 /* One B line: "B VADDR EXECS ITERS OFF,OFF,...": add it to the sums and to @funcs. */
-static int block_add(char *line, const struct ksym_table *ks, struct insn_funcs *funcs,
+static int block_add(char *line, const struct insn_names *ks, struct insn_funcs *funcs,
 		     int64_t *insns, int64_t *iters)
 {
 	uint64_t vaddr, it;
@@ -115,7 +118,7 @@ static int block_add(char *line, const struct ksym_table *ks, struct insn_funcs 
 }
 
 /* Read @path once: -EAGAIN when it does not hold a window above @after_seq yet. */
-static int read_once(const char *path, uint64_t after_seq, const struct ksym_table *ks,
+static int read_once(const char *path, uint64_t after_seq, const struct insn_names *ks,
 		     struct insn_window *w, struct insn_funcs *funcs, char *why, size_t len)
 {
 	struct insn_funcs part = { 0 };
@@ -173,7 +176,7 @@ out:
 }
 
 int insn_window_read(const char *path, uint64_t after_seq, int wait_ms,
-		     const struct ksym_table *ks, struct insn_window *w,
+		     const struct insn_names *ks, struct insn_window *w,
 		     struct insn_funcs *funcs, char *why, size_t len)
 {
 	if (after_seq == INSN_WINDOW_NEXT)
@@ -300,7 +303,7 @@ static void known_work(int k, uint64_t n, unsigned char *buf)
 int insn_selfcheck(const char *path, uint64_t loop_iters, uint64_t bytes,
 		   struct insn_check c[2], char *why, size_t len)
 {
-	static const struct ksym_table none = { 0 };
+	static const struct insn_names none = { NULL, NULL };
 	unsigned char *buf = malloc(bytes ? bytes : 1);
 	int e = 0;
 

@@ -39,6 +39,13 @@ static inline uint64_t insn_tsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* What names a window's addresses: the BPF programs loaded now (exact extents, from
+ * their bpf_prog_info), then the kernel's and modules' symbols (kallsyms). Either may
+ * be NULL. */
+struct insn_names {
+	const struct ksym_table *bpf, *kernel;
+};
+
 /* One window as the plugin counted it. */
 struct insn_window {
 	uint64_t seq;          /* the plugin's window number, from 1 */
@@ -69,13 +76,13 @@ struct insn_funcs {
 /*
  * insn_window_read - read the plugin's file @path, which must hold a window numbered
  * above @after_seq (INSN_WINDOW_NEXT: above the last one this process read) (it is waited for, up to @wait_ms, since the writer is another
- * process's vCPU). Fills @w; when @ks and @funcs are given, adds each instruction to its
+ * process's vCPU). Fills @w; when @names and @funcs are given, adds each instruction to its
  * function in @funcs. The blocks must add up to the header's totals.
  * Returns 0, -ENOENT (no such window in time), -EBADMSG (not the plugin's format, or its
  * blocks do not add up) or -errno, with a sentence in @why.
  */
 int insn_window_read(const char *path, uint64_t after_seq, int wait_ms,
-		     const struct ksym_table *ks, struct insn_window *w,
+		     const struct insn_names *names, struct insn_window *w,
 		     struct insn_funcs *funcs, char *why, size_t len);
 
 /* insn_funcs_merge - add @from's counts into @to (and its packets and windows). */

@@ -20,8 +20,8 @@
  *   string_iterations = insns - retired: the iterations beyond the first
  * Instructions are counted one by one as they start (inline adds), not per block, so a
  * block cut short by an exception or a helper's exit counts what ran. A rep string
- * instruction's run is a further iteration when the instruction started just before
- * was this same one, and a fresh execution otherwise. An iteration interrupted and
+ * instruction's run is a further iteration when it starts the block that started right
+ * after the one it ended (the block of itself alone), and a fresh execution otherwise. An iteration interrupted and
  * resumed after an interrupt handler therefore counts as a fresh execution: once more
  * than a CPU would.
  *
@@ -80,10 +80,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block **blocks;
 static size_t nblocks, cap;
 static const char *out_path;
-static uint64_t total;        /* instructions started, every iteration, so far */
+static uint64_t tb_runs;      /* translation blocks started, so far */
 static uint64_t iterations;   /* further iterations of rep string instructions, so far */
-static uint64_t last_rep_vaddr, last_rep_total; /* the last rep run and the total after it */
-static uint64_t open_insns, open_iters;        /* at the window's opening */
+static uint64_t last_rep_vaddr, last_rep_tb;   /* the last rep run and tb_runs then */
+static uint64_t open_iters;   /* at the window's opening */
 static int window_is_open;
 static uint64_t seq;
 static uint64_t halts;        /* the vCPU went idle (halted) inside the window */
@@ -131,14 +131,15 @@ static void rep_exec(struct site *st)
 {
 	uint64_t v = st->b->vaddr + st->b->off[st->idx];
 
-	if (last_rep_vaddr == v && total == last_rep_total) {
+	/* a further iteration runs the instruction's block of its own right after it:
+	 * one block started since (this one), and that was the same instruction */
+	if (last_rep_vaddr == v && tb_runs == last_rep_tb + 1 && st->idx == 0) {
 		st->b->iters++;
 		iterations++;
 	}
-	total++;
 	st->b->execs[st->idx]++;
 	last_rep_vaddr = v;
-	last_rep_total = total;
+	last_rep_tb = tb_runs;
 }
 
 static void window_open(void)
@@ -149,7 +150,6 @@ static void window_open(void)
 		blocks[i]->iters0 = blocks[i]->iters;
 	}
 	pthread_mutex_unlock(&lock);
-	open_insns = total; /* the open marker itself counted before the window */
 	open_iters = iterations;
 	halts = 0;
 	window_is_open = 1;
@@ -180,6 +180,17 @@ static uint64_t block_lines(FILE *f, const struct block *b)
 	return lines;
 }
 
+/* Instructions started in the window: every block's counts since the opening. */
+static uint64_t window_insns(void)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < nblocks; i++)
+		for (uint32_t k = 0; k < blocks[i]->n; k++)
+			n += blocks[i]->execs[k] - blocks[i]->execs0[k];
+	return n;
+}
+
 static void window_close(void)
 {
 	char tmp[4096];
@@ -189,7 +200,6 @@ static void window_close(void)
 	if (!window_is_open || !out_path)
 		return;
 	window_is_open = 0;
-	insns = total - open_insns; /* the close marker not yet counted */
 	iters = iterations - open_iters;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
 	f = fopen(tmp, "w");
@@ -197,10 +207,11 @@ static void window_close(void)
 		fprintf(stderr, "insn_count: cannot write %s\n", tmp);
 		return;
 	}
+	pthread_mutex_lock(&lock);
+	insns = window_insns(); /* the close marker not yet counted */
 	fprintf(f, "# xdptc insn_count 1\nwindow %" PRIu64 " insns %" PRIu64 " retired %" PRIu64
 		   " string_iterations %" PRIu64 " halts %" PRIu64 "\n", ++seq, insns,
 		insns - iters, iters, halts);
-	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < nblocks; i++)
 		nb += block_lines(f, blocks[i]);
 	pthread_mutex_unlock(&lock);
@@ -220,8 +231,7 @@ static void site_exec(unsigned int vcpu, void *udata)
 	}
 	if (st->kind == 0)
 		window_close();
-	total++; /* the marker itself */
-	st->b->execs[st->idx]++;
+	st->b->execs[st->idx]++; /* the marker itself: before the window, or after it */
 	if (st->kind == 1)
 		window_open();
 }
@@ -279,10 +289,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		/* each instruction counted as it starts: a block cut short by an exception
 		 * counts only what ran (as the icount clock does), not its whole length */
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-							   &total, 1);
-		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &b->execs[i], 1);
 	}
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &tb_runs, 1);
 	pthread_mutex_lock(&lock);
 	if (nblocks == cap) {
 		size_t c = cap ? cap * 2 : 65536;

@@ -79,10 +79,61 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int ksym_table_load(const char *path, struct ksym_table *t)
+int ksym_table_add(struct ksym_table *t, unsigned long long addr, unsigned long long end,
+		   const char *name, const char *module)
+{
+	struct ksym *k;
+
+	if (t->n == t->cap) {
+		size_t c = t->cap ? t->cap * 2 : 1024;
+		struct ksym *ns = realloc(t->sym, c * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		t->sym = ns;
+		t->cap = c;
+	}
+	k = &t->sym[t->n++];
+	k->addr = addr;
+	k->end = end;
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	snprintf(k->module, sizeof(k->module), "%s", module);
+	return 0;
+}
+
+void ksym_table_sort(struct ksym_table *t)
+{
+	qsort(t->sym, t->n, sizeof(*t->sym), ksym_cmp);
+}
+
+/* Each module's last symbol ends where its module does (/proc/modules @path). */
+static void module_ends(struct ksym_table *t, const char *path)
 {
 	char line[512];
-	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+		unsigned long long size, base;
+		struct ksym *last = NULL;
+
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &base) != 3 || !base)
+			continue;
+		for (size_t i = 0; i < t->n; i++) /* the module's highest symbol */
+			if (!strcmp(t->sym[i].module, name) && t->sym[i].addr < base + size &&
+			    (!last || t->sym[i].addr > last->addr))
+				last = &t->sym[i];
+		if (last)
+			last->end = base + size;
+	}
+	fclose(f);
+}
+
+int ksym_table_load(const char *path, const char *modules, struct ksym_table *t)
+{
+	char line[512];
 	FILE *f = fopen(path, "r");
 
 	memset(t, 0, sizeof(*t));
@@ -91,30 +142,20 @@ int ksym_table_load(const char *path, struct ksym_table *t)
 	while (fgets(line, sizeof(line), f)) {
 		char type, sym[256], mod[64] = "";
 		unsigned long long a;
-		struct ksym *k;
 		int n = sscanf(line, "%llx %c %255s [%63[^]]]", &a, &type, sym, mod);
 
 		if (n < 3 || (type != 't' && type != 'T') || !a)
 			continue;
-		if (t->n == cap) {
-			size_t c = cap ? cap * 2 : 65536;
-			struct ksym *ns = realloc(t->sym, c * sizeof(*ns));
-
-			if (!ns) {
-				fclose(f);
-				ksym_table_free(t);
-				return -ENOMEM;
-			}
-			t->sym = ns;
-			cap = c;
+		if (ksym_table_add(t, a, 0, sym, mod)) {
+			fclose(f);
+			ksym_table_free(t);
+			return -ENOMEM;
 		}
-		k = &t->sym[t->n++];
-		k->addr = a;
-		snprintf(k->name, sizeof(k->name), "%s", sym);
-		snprintf(k->module, sizeof(k->module), "%s", mod);
 	}
 	fclose(f);
-	qsort(t->sym, t->n, sizeof(*t->sym), ksym_cmp);
+	if (modules)
+		module_ends(t, modules);
+	ksym_table_sort(t);
 	return 0;
 }
 
@@ -131,7 +172,8 @@ const struct ksym *ksym_lookup(const struct ksym_table *t, unsigned long long ad
 		else
 			hi = mid;
 	}
-	if (!lo || addr - t->sym[lo - 1].addr > max_span)
+	if (!lo || addr - t->sym[lo - 1].addr > max_span ||
+	    (t->sym[lo - 1].end && addr >= t->sym[lo - 1].end))
 		return NULL;
 	return &t->sym[lo - 1];
 }

@@ -31,6 +31,9 @@ int kallsyms_is_clone_of(const char *sym, const char *name);
  * (t/T, and those of modules and BPF programs), sorted by address. */
 struct ksym {
 	unsigned long long addr;
+	unsigned long long end;   /* one past its code when known (BPF programs, a module's
+				   * last symbol: its module's end), else 0: it reaches to
+				   * the next symbol */
 	char name[KSYM_NAME_MAX];
 	char module[32];          /* "" for the kernel proper; "bpf" for BPF programs,
 				   * trampolines and dispatchers (kallsyms says [bpf]) */
@@ -38,15 +41,24 @@ struct ksym {
 
 struct ksym_table {
 	struct ksym *sym;
-	size_t n;
+	size_t n, cap;
 };
 
-/* ksym_table_load - read @path into @t (empty before). Returns 0 or -errno. */
-int ksym_table_load(const char *path, struct ksym_table *t);
+/* ksym_table_load - read @path into @t (empty before); with @modules (a /proc/modules
+ * file: "NAME SIZE REFS DEPS STATE ADDR"), each module's symbols end where the module
+ * does. Returns 0 or -errno. */
+int ksym_table_load(const char *path, const char *modules, struct ksym_table *t);
+
+/* ksym_table_add - add a symbol of known extent [@addr, @end) to @t (then call
+ * ksym_table_sort before looking up). Returns 0 or -ENOMEM. */
+int ksym_table_add(struct ksym_table *t, unsigned long long addr, unsigned long long end,
+		   const char *name, const char *module);
+void ksym_table_sort(struct ksym_table *t);
 
 /* ksym_lookup - the symbol whose code holds @addr: the last one starting at or before it,
- * when it starts at most @max_span bytes before (a function is never that long; past it
- * the address is in code kallsyms does not name). NULL when none. */
+ * when @addr is before its end (when known) and at most @max_span bytes past its start
+ * (a function is never that long; past it the address is in code kallsyms does not
+ * name). NULL when none. */
 const struct ksym *ksym_lookup(const struct ksym_table *t, unsigned long long addr,
 			       unsigned long long max_span);
 

@@ -93,7 +93,7 @@ static void test_lookup(void **state)
 	const struct ksym *k;
 
 	(void)state;
-	assert_int_equal(ksym_table_load(ksyms_path, &t), 0);
+	assert_int_equal(ksym_table_load(ksyms_path, NULL, &t), 0);
 	assert_int_equal(t.n, 6); /* the data symbol is no code */
 	k = ksym_lookup(&t, 0xffffffff81a0000aull, 1 << 20);
 	assert_string_equal(k->name, "memset_erms");
@@ -106,6 +106,24 @@ static void test_lookup(void **state)
 	ksym_table_free(&t);
 }
 
+/* with /proc/modules, a module's last symbol ends where the module does: code past it
+ * (a BPF image, a trampoline) is not the module's */
+static void test_module_end(void **state)
+{
+	struct ksym_table t;
+	char mods[64];
+
+	(void)state;
+	write_file(mods, "veth 8192 0 - Live 0xffffffffc0100000\n"
+			 "9p 4096 1 - Live 0xffffffffc0300000\n");
+	assert_int_equal(ksym_table_load(ksyms_path, mods, &t), 0);
+	assert_string_equal(ksym_lookup(&t, 0xffffffffc0101fffull, 1 << 20)->name,
+			    "veth_xdp_rcv_skb");
+	assert_null(ksym_lookup(&t, 0xffffffffc0102000ull, 1 << 20));
+	ksym_table_free(&t);
+	unlink(mods);
+}
+
 static void test_window_per_function(void **state)
 {
 	struct ksym_table t;
@@ -116,8 +134,8 @@ static void test_window_per_function(void **state)
 	int64_t sum = 0, sum_r = 0;
 
 	(void)state;
-	assert_int_equal(ksym_table_load(ksyms_path, &t), 0);
-	assert_int_equal(insn_window_read(win_path, 6, 0, &t, &w, &fs, why, sizeof(why)), 0);
+	assert_int_equal(ksym_table_load(ksyms_path, NULL, &t), 0);
+	assert_int_equal(insn_window_read(win_path, 6, 0, &(struct insn_names){ NULL, &t }, &w, &fs, why, sizeof(why)), 0);
 	assert_int_equal(w.seq, 7);
 	assert_int_equal(w.insns, 850);
 	assert_int_equal(w.retired, 786);
@@ -196,9 +214,9 @@ static void test_merge_and_sort(void **state)
 	char why[300];
 
 	(void)state;
-	assert_int_equal(ksym_table_load(ksyms_path, &t), 0);
+	assert_int_equal(ksym_table_load(ksyms_path, NULL, &t), 0);
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(insn_window_read(win_path, 0, 0, &t, &w, &a, why, sizeof(why)), 0);
+		assert_int_equal(insn_window_read(win_path, 0, 0, &(struct insn_names){ NULL, &t }, &w, &a, why, sizeof(why)), 0);
 	a.pkts = 10;
 	insn_funcs_merge(&all, &a);
 	assert_int_equal(all.windows, 2);
@@ -230,6 +248,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_module_end),
 		cmocka_unit_test(test_window_per_function),
 		cmocka_unit_test(test_window_not_yet_written),
 		cmocka_unit_test(test_window_that_does_not_add_up),

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* matrix_insns.c: the matrix's exact instruction figures (matrix_insns.h). */
+#include "matrix_insns.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+
+#define RETIRED "retired_instructions_per_pkt"
+
+static double num(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+json_t *matrix_insn_profiles(const json_t *run)
+{
+	const json_t *ip = json_object_get(run, "insn_profiles"), *p;
+	json_t *out;
+	size_t i;
+
+	if (!json_is_array(ip))
+		return NULL;
+	out = json_array();
+	json_array_foreach(ip, i, p) {
+		json_t *q = json_deep_copy(p), *fs = json_array(), *f;
+		double oi = 0, orr = 0;
+		bool cut = false;
+		size_t k;
+
+		json_array_foreach(json_object_get(p, "functions"), k, f) {
+			if (k < MATRIX_INSN_FUNCS && strcmp(str(f, "name"), "[other functions]")) {
+				json_array_append(fs, f);
+				continue;
+			}
+			oi += num(f, "insns_per_pkt");
+			orr += num(f, "retired_per_pkt");
+			cut = true;
+		}
+		if (cut)
+			json_array_append_new(fs, json_pack("{s:s, s:s, s:b, s:f, s:f}", "name",
+							    "[other functions]", "where", "various",
+							    "background", 0, "insns_per_pkt", oi,
+							    "retired_per_pkt", orr));
+		json_object_set_new(q, "functions", fs);
+		json_array_append_new(out, q);
+	}
+	return out;
+}
+
+bool matrix_has_insns(const json_t *matrix)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		if (json_array_size(json_object_get(e, "insn_profiles")))
+			return true;
+	return false;
+}
+
+static const json_t *entry_mode(const json_t *entry, const char *mode)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(entry, "modes"), i, m)
+		if (!strcmp(str(m, "mode"), mode))
+			return m;
+	return NULL;
+}
+
+static const json_t *profile_of(const json_t *entry, const char *mode)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(entry, "insn_profiles"), i, p)
+		if (!strcmp(str(p, "mode"), mode))
+			return p;
+	return NULL;
+}
+
+static const json_t *delta_of(const json_t *entry, const char *b, const char *metric)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(entry, "deltas"), i, d)
+		if (!strcmp(str(d, "a"), "tc") && !strcmp(str(d, "b"), b) &&
+		    !strcmp(str(d, "metric"), metric))
+			return d;
+	return NULL;
+}
+
+static void fmt_delta(char *buf, size_t len, const json_t *d)
+{
+	double lo = num(d, "ci95_lo"), hi = num(d, "ci95_hi");
+
+	if (!d)
+		snprintf(buf, len, "n/a");
+	else if (isnan(lo))
+		snprintf(buf, len, "%+.2f%% (%lld pairs: no interval)", 100 * num(d, "rel_delta"),
+			 json_integer_value(json_object_get(d, "pairs")));
+	else {
+		int pr = summary_pct_decimals(lo, hi);
+
+		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * num(d, "rel_delta"), pr,
+			 100 * lo, pr, 100 * hi);
+	}
+}
+
+/* The relative difference of two medians, "+x.x%", or "n/a". */
+static void fmt_ratio(char *buf, size_t len, double a, double b)
+{
+	if (isnan(a) || isnan(b) || a <= 0)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.1f%%", 100 * (b / a - 1));
+}
+
+static void md_table_row(FILE *out, const json_t *e)
+{
+	const json_t *tc = entry_mode(e, "tc"), *x = entry_mode(e, "xdpdrv");
+	char dx[96], dg[96], dt[96], every[32];
+
+	fmt_delta(dx, sizeof(dx), delta_of(e, "xdpdrv", RETIRED));
+	fmt_delta(dg, sizeof(dg), delta_of(e, "xdpgeneric", RETIRED));
+	fmt_delta(dt, sizeof(dt), delta_of(e, "tcx", RETIRED));
+	fmt_ratio(every, sizeof(every), num(tc, "window_instructions_per_pkt"),
+		  num(x, "window_instructions_per_pkt"));
+	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s | %.1f / %.1f |\n",
+		str(e, "kernel"), str(e, "guest_kernel"), num(tc, RETIRED), num(x, RETIRED), dx,
+		dg, dt, num(tc, "window_instructions_per_pkt"),
+		num(x, "window_instructions_per_pkt"), every, num(tc, "string_iterations_per_pkt"),
+		num(x, "string_iterations_per_pkt"));
+}
+
+/* One function's figures in profile @p, by name (0 when not among those kept). */
+static void func_of(const json_t *p, const char *name, double *insns, double *retired)
+{
+	const json_t *f;
+	size_t i;
+
+	*insns = *retired = 0;
+	json_array_foreach(json_object_get(p, "functions"), i, f)
+		if (!strcmp(str(f, "name"), name)) {
+			*insns = num(f, "insns_per_pkt");
+			*retired = num(f, "retired_per_pkt");
+			return;
+		}
+}
+
+struct fdiff {
+	const char *name, *where;
+	double ra, rb, ia, ib;
+};
+
+static int by_diff(const void *x, const void *y)
+{
+	const struct fdiff *a = x, *b = y;
+	double da = fabs(a->rb - a->ra) + 1e-9 * fabs(a->ib - a->ia);
+	double db = fabs(b->rb - b->ra) + 1e-9 * fabs(b->ib - b->ia);
+
+	return da > db ? -1 : da < db;
+}
+
+/* Add @p's functions to @v (unique by name), with their figures in @pa and @pb. */
+static int collect(struct fdiff *v, int n, int max, const json_t *p, const json_t *pa,
+		   const json_t *pb)
+{
+	const json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(p, "functions"), i, f) {
+		const char *name = str(f, "name");
+		int k;
+
+		for (k = 0; k < n && strcmp(v[k].name, name); k++)
+			;
+		if (k < n || n == max || !strcmp(name, "[other functions]"))
+			continue;
+		v[n].name = name;
+		v[n].where = str(f, "where");
+		func_of(pa, name, &v[n].ia, &v[n].ra);
+		func_of(pb, name, &v[n].ib, &v[n].rb);
+		n++;
+	}
+	return n;
+}
+
+/* The functions of entry @e that differ most between mode @b and tc. */
+static void md_pair(FILE *out, const json_t *e, const char *b, int rows)
+{
+	const json_t *pa = profile_of(e, "tc"), *pb = profile_of(e, b);
+	struct fdiff v[256];
+	int n;
+
+	if (!pa || !pb)
+		return;
+	n = collect(v, 0, 256, pa, pa, pb);
+	n = collect(v, n, 256, pb, pa, pb);
+	qsort(v, (size_t)n, sizeof(v[0]), by_diff);
+	fprintf(out, "\n### %s, %s (guest %s): %s against tc\n\n"
+		     "Over %lld and %lld timing windows (tc, %s): %.1f and %.1f retired instructions "
+		     "per packet (%.1f and %.1f every iteration), of which the guest's background "
+		     "(idle, timer ticks, RCU) %.1f and %.1f; the functions below and the rest add "
+		     "up to these totals.\n\n"
+		     "| function | where | tc, retired | %s, retired | difference | tc, every "
+		     "iteration | %s, every iteration | difference |\n"
+		     "|---|---|---|---|---|---|---|---|\n",
+		str(e, "kernel"), str(e, "experiment"), str(e, "guest_kernel"), b,
+		json_integer_value(json_object_get(pa, "windows")),
+		json_integer_value(json_object_get(pb, "windows")), b, num(pa, "retired_per_pkt"),
+		num(pb, "retired_per_pkt"), num(pa, "insns_per_pkt"), num(pb, "insns_per_pkt"),
+		num(pa, "background_retired_per_pkt"), num(pb, "background_retired_per_pkt"), b, b);
+	for (int i = 0; i < n && i < rows; i++)
+		fprintf(out, "| `%s` | %s | %.1f | %.1f | %+.1f | %.1f | %.1f | %+.1f |\n",
+			v[i].name, v[i].where, v[i].ra, v[i].rb, v[i].rb - v[i].ra, v[i].ia,
+			v[i].ib, v[i].ib - v[i].ia);
+}
+
+void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
+{
+	static const char *const pairs[] = { "xdpdrv", "xdpgeneric", "tcx" };
+	const json_t *e;
+	size_t i;
+	char seen[16][64];
+	int nseen = 0;
+
+	if (!matrix_has_insns(matrix))
+		return;
+	fprintf(out, "\n## Instructions as a CPU counts them (the plugin)\n\nThe icount "
+		     "engine's instruction-counting plugin counts every guest instruction between "
+		     "two markers around each timing window, in two conventions: retired (a rep "
+		     "string instruction once, as a CPU's retired-instruction counter counts it: "
+		     "comparable with a PMU's `instructions`) and every iteration (each iteration "
+		     "of a rep string instruction one, as the icount clock counts). The string "
+		     "iterations are the difference: bytes cleared, set or copied by `rep` "
+		     "instructions.\n");
+	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
+		const char *exp = str(e, "experiment");
+		const json_t *f;
+		size_t j;
+		int k;
+
+		if (!json_array_size(json_object_get(e, "insn_profiles")))
+			continue;
+		for (k = 0; k < nseen && strcmp(seen[k], exp); k++)
+			;
+		if (k < nseen || nseen == 16)
+			continue;
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", exp);
+		fprintf(out, "\n### %s\n\n| kernel (guest release) | tc retired/pkt | xdpdrv "
+			     "retired/pkt | xdpdrv vs tc, retired | xdpgeneric vs tc, retired | tcx "
+			     "vs tc, retired | tc every iteration/pkt | xdpdrv every iteration/pkt | "
+			     "xdpdrv vs tc, every iteration (medians) | string iterations/pkt (tc / "
+			     "xdpdrv) |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
+		json_array_foreach(json_object_get(matrix, "entries"), j, f)
+			if (!strcmp(str(f, "experiment"), exp) &&
+			    json_array_size(json_object_get(f, "insn_profiles")))
+				md_table_row(out, f);
+	}
+	fprintf(out, "\n## Where the instructions go, exactly\n\nPer kernel and experiment, "
+		     "for each mode against tc: the functions whose retired instructions per "
+		     "packet differ most, summed over every valid timing window (the plugin "
+		     "attributes each instruction to its function by the guest's own kallsyms: "
+		     "kernel, module, BPF program, or user space). These are counts, not samples; "
+		     "the sampled flame graphs show call paths only.\n");
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++)
+			md_pair(out, e, pairs[k], rows);
+}
