@@ -237,6 +237,7 @@ struct run_ctx {
 	struct insn_funcs insns[RUN_MAX_MODES]; /* per arm: the plugin's valid timing windows
 						 * per function (run_insns.h) */
 	json_t *insn_check;         /* the plugin's self-check (run.json insn_selfcheck) */
+	char share[PATH_MAX];       /* virtio under icount: the run directory, shared */
 	struct dut_counters_info ci;
 	bool counters_open;
 	struct perf_stat_value perf_events[PERF_STAT_MAX_EVENTS];
@@ -311,6 +312,10 @@ static int run_topology_up(struct run_ctx *c)
 
 	fprintf(stderr, "xdptc: %s topology %s: up\n", o->topology, t->prefix);
 	c->topology_tried = true;
+	/* virtio under icount: the run directory is the guest's share, where the plugin
+	 * writes its windows for the agent to read (virtio.sh: INSNS_OUT) */
+	if (c->icount_dut && realpath(c->dir, c->share))
+		t->share = c->share;
 	if (run_topology_cmd(o, o->topology, "up", t) || !t->dut_dev[0]) {
 		if (run_stopped())
 			fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");
@@ -382,6 +387,15 @@ static int run_trial_env(struct run_ctx *c)
 	env->send_port = o->port;
 	env->payload_len = o->payload_len;
 	env->sender_cpu = o->sender_cpu;
+	if (c->icount_dut) { /* the plugin counts the guest DUT; its agent opens and closes */
+		env->insns_remote = true;
+		env->insn_functions = true;
+		if (run_insns_selfcheck(NULL, &c->dut, &c->insn_check)) {
+			fprintf(stderr, "xdptc: the plugin does not count known work exactly in the "
+					"guest; no trial is run\n");
+			return -1;
+		}
+	}
 	if (o->inside_icount) { /* the instruction-counting plugin's windows (virtio.sh) */
 		env->insns_path = getenv("XDPTC_INSNS");
 		env->insn_functions = true;
@@ -391,7 +405,7 @@ static int run_trial_env(struct run_ctx *c)
 			return -1;
 		}
 		/* the instrument first: known work must count exactly */
-		if (run_insns_selfcheck(env->insns_path, &c->insn_check)) {
+		if (run_insns_selfcheck(env->insns_path, NULL, &c->insn_check)) {
 			fprintf(stderr, "xdptc: the plugin does not count known work exactly; "
 					"no trial is run\n");
 			return -1;
@@ -814,7 +828,7 @@ static int run_write(struct run_ctx *c, const char *incomplete)
 		json_object_set_new(c->run, "incomplete", json_string(incomplete));
 	/* the global settings the numbers depend on, again (the doctor's at the start) */
 	json_object_set_new(c->run, "sysctls_at_end", doctor_sysctls());
-	if (c->env.insns_path) { /* where the instructions went, per arm */
+	if (c->env.insns_path || c->env.insns_remote) { /* where the instructions went */
 		json_t *ip = json_array();
 
 		for (int i = 0; i < c->o.nmodes; i++) {

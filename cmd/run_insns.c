@@ -59,12 +59,13 @@ json_t *run_insns_json(const struct insn_funcs *acc, const char *label)
 	return p;
 }
 
-int run_insns_selfcheck(const char *path, json_t **out)
+int run_insns_selfcheck(const char *path, struct dut *dut, json_t **out)
 {
 	struct insn_check c[2];
 	char why[300];
 	json_t *arr;
-	int e = insn_selfcheck(path, 100000, 4096, c, why, sizeof(why));
+	int e = path ? insn_selfcheck(path, 100000, 4096, c, why, sizeof(why))
+		     : dut_insns_selfcheck(dut, c, why, sizeof(why));
 
 	*out = NULL;
 	if (e < 0) {

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "dut.h"
 #include "insn_window.h"
 #include "trial.h"
 
@@ -26,8 +27,9 @@ void run_insns_add(struct insn_funcs *acc, struct trial_result *r);
 json_t *run_insns_json(const struct insn_funcs *acc, const char *label);
 
 /* run_insns_selfcheck - the plugin's self-check on known work (insn_selfcheck) at
- * @path, said on stderr: run.json's "insn_selfcheck" into *@out. Returns 0 when exact,
- * -1 when not or when the plugin wrote nothing (said why). */
-int run_insns_selfcheck(const char *path, json_t **out);
+ * @path, or on the guest DUT @dut when @path is NULL, said on stderr: run.json's
+ * "insn_selfcheck" into *@out. Returns 0 when exact, -1 when not or when the plugin
+ * wrote nothing (said why). */
+int run_insns_selfcheck(const char *path, struct dut *dut, json_t **out);
 
 #endif

@@ -73,6 +73,16 @@ int dut_hello(struct dut *d, char *kernel, size_t len)
 	return d->ops->hello(d, kernel, len);
 }
 
+int dut_insns(struct dut *d, bool open, struct dut_insns *out, char *err, size_t errlen)
+{
+	return d->ops->insns(d, open, out, err, errlen);
+}
+
+int dut_insns_selfcheck(struct dut *d, struct insn_check c[2], char *err, size_t errlen)
+{
+	return d->ops->insns_selfcheck(d, c, err, errlen);
+}
+
 bool dut_is_remote(const struct dut *d)
 {
 	return d->ops == &dut_remote_ops;

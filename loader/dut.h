@@ -17,7 +17,8 @@
  * it gave up on):
  *   hello | attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
  *   counters close | rxpath |
- *   bpfstats on | bpfstats off | exec SHELL-COMMAND | sync TOKEN | quit
+ *   bpfstats on | bpfstats off | exec SHELL-COMMAND | insns open | insns close |
+ *   insns selfcheck | sync TOKEN | quit
  */
 #ifndef XDPTC_DUT_H
 #define XDPTC_DUT_H
@@ -28,6 +29,7 @@
 #include <stdint.h>
 
 #include "cpu_time.h"
+#include "insn_window.h"
 #include "drop_prog.h"
 #include "netdev_stats.h"
 #include "skb_counters_user.h"
@@ -123,6 +125,26 @@ json_t *dut_rx_path(struct dut *d, char *err, size_t errlen);
 
 /* dut_hello - the remote DUT's kernel release into @kernel. Returns 0 or -errno. */
 int dut_hello(struct dut *d, char *kernel, size_t len);
+
+/* The icount engine's plugin on the DUT's machine over one window (insns open to insns
+ * close): its counts, the icount clock over the same window (the guest's TSC around the
+ * markers) and, on close, the instructions per function (a new struct, the caller's:
+ * insn_funcs_free and free; at most the largest 150 functions and the rest summed as
+ * "[other functions]"). */
+struct dut_insns {
+	struct insn_window w;
+	uint64_t tsc;
+	struct insn_funcs *funcs;
+};
+
+/* dut_insns - open (@open) or close the plugin's window on the DUT's machine (the guest's
+ * agent executes the markers; the plugin's file is XDPTC_INSNS there). On close fills
+ * @out. Returns 0 or -errno with @err (-ENOENT: no plugin there). */
+int dut_insns(struct dut *d, bool open, struct dut_insns *out, char *err, size_t errlen);
+
+/* dut_insns_selfcheck - the plugin's self-check on known work on the DUT's machine
+ * (insn_selfcheck): 0 exact, 1 not, -errno with @err. */
+int dut_insns_selfcheck(struct dut *d, struct insn_check c[2], char *err, size_t errlen);
 
 /* dut_is_remote - is @d a guest's DUT, reached through its agent? */
 bool dut_is_remote(const struct dut *d);

@@ -114,6 +114,72 @@ static json_t *do_snapshot(struct agent *a, char *args)
 	return e ? fail(e, NULL) : dut_snapshot_to_json(&s);
 }
 
+/* insns open | insns close | insns selfcheck: the icount engine's plugin (dut_insns):
+ * on close the window's figures and its 150 largest functions, [name, where, insns,
+ * retired] each, the rest summed as "[other functions]" */
+static json_t *do_insns(struct agent *a, char *args)
+{
+	char err[512] = "";
+	struct dut_insns di;
+	json_t *j, *fs;
+	int e;
+
+	if (!strcmp(args, "selfcheck")) {
+		struct insn_check c[2];
+
+		e = dut_insns_selfcheck(&a->d, c, err, sizeof(err));
+		if (e < 0)
+			return fail(e, err);
+		j = ok();
+		fs = json_array();
+		for (int k = 0; k < 2; k++)
+			json_array_append_new(fs, json_pack(
+				"[s, I, I, I, I, I, I, i, b]", c[k].what,
+				(json_int_t)c[k].expect_insns, (json_int_t)c[k].expect_retired,
+				(json_int_t)c[k].insns, (json_int_t)c[k].retired,
+				(json_int_t)c[k].user_insns, (json_int_t)c[k].user_retired,
+				c[k].attempts, c[k].exact));
+		json_object_set_new(j, "checks", fs);
+		return j;
+	}
+	if (strcmp(args, "open") && strcmp(args, "close"))
+		return fail(-EINVAL, "insns open, close or selfcheck");
+	e = dut_insns(&a->d, !strcmp(args, "open"), &di, err, sizeof(err));
+	if (e)
+		return fail(e, err);
+	j = ok();
+	if (!strcmp(args, "open"))
+		return j;
+	json_object_set_new(j, "window", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "seq",
+		(json_int_t)di.w.seq, "insns", (json_int_t)di.w.insns, "retired",
+		(json_int_t)di.w.retired, "iterations", (json_int_t)di.w.iterations, "halts",
+		(json_int_t)di.w.halts, "tsc", (json_int_t)di.tsc));
+	fs = json_array();
+	if (di.funcs) {
+		const struct insn_func **v = insn_funcs_sorted(di.funcs);
+		json_int_t oi = 0, orr = 0;
+
+		for (size_t i = 0; v && i < di.funcs->n; i++) {
+			if (i < 150)
+				json_array_append_new(fs, json_pack("[s, s, I, I]", v[i]->name,
+					v[i]->where, (json_int_t)v[i]->insns,
+					(json_int_t)v[i]->retired));
+			else {
+				oi += v[i]->insns;
+				orr += v[i]->retired;
+			}
+		}
+		if (v && di.funcs->n > 150)
+			json_array_append_new(fs, json_pack("[s, s, I, I]", "[other functions]",
+							    "various", oi, orr));
+		free(v);
+		insn_funcs_free(di.funcs);
+		free(di.funcs);
+	}
+	json_object_set_new(j, "functions", fs);
+	return j;
+}
+
 /* counters open [BACKEND,...[ cross]] */
 static json_t *do_counters_open(struct agent *a, char *args)
 {
@@ -196,6 +262,7 @@ static const struct {
 	{ "sync", do_sync },         { "hello", do_hello },
 	{ "attach", do_attach },     { "rxpath", do_rxpath },
 	{ "detach", do_detach },     { "snapshot", do_snapshot },
+	{ "insns", do_insns },
 	{ "counters open", do_counters_open }, { "counters close", do_counters_close },
 	{ "bpfstats", do_bpfstats }, { "exec", do_exec },
 	{ "quit", do_quit },

@@ -23,6 +23,8 @@ struct dut_ops {
 	int (*exec)(struct dut *d, const char *cmd, int *status, char *out, size_t outlen);
 	json_t *(*rx_path)(struct dut *d, char *err, size_t errlen);
 	int (*hello)(struct dut *d, char *kernel, size_t len);
+	int (*insns)(struct dut *d, bool open, struct dut_insns *out, char *err, size_t errlen);
+	int (*insns_selfcheck)(struct dut *d, struct insn_check c[2], char *err, size_t errlen);
 	void (*close)(struct dut *d);
 };
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -187,6 +188,46 @@ static void local_close(struct dut *d)
 	(void)d;
 }
 
+/* The plugin's window, opened and closed by this process (the agent in an icount
+ * guest): the markers, the TSC around them. */
+static uint64_t insns_tsc0;
+
+static int local_insns(struct dut *d, bool open, struct dut_insns *out, char *err,
+		       size_t errlen)
+{
+	const char *path = getenv("XDPTC_INSNS");
+
+	(void)d;
+	if (!path || !*path) {
+		snprintf(err, errlen, "no instruction-counting plugin on this machine "
+				      "(XDPTC_INSNS unset)");
+		return -ENOENT;
+	}
+	if (open) {
+		insns_tsc0 = insn_tsc();
+		insn_mark_open();
+		return 0;
+	}
+	insn_mark_close();
+	memset(out, 0, sizeof(*out));
+	out->tsc = insn_tsc() - insns_tsc0;
+	return insn_window_next(path, &out->w, &out->funcs, err, errlen);
+}
+
+static int local_insns_selfcheck(struct dut *d, struct insn_check c[2], char *err,
+				 size_t errlen)
+{
+	const char *path = getenv("XDPTC_INSNS");
+
+	(void)d;
+	if (!path || !*path) {
+		snprintf(err, errlen, "no instruction-counting plugin on this machine "
+				      "(XDPTC_INSNS unset)");
+		return -ENOENT;
+	}
+	return insn_selfcheck(path, 100000, 4096, c, err, errlen);
+}
+
 const struct dut_ops dut_local_ops = {
 	.attach = local_attach,
 	.detach = local_detach,
@@ -197,5 +238,7 @@ const struct dut_ops dut_local_ops = {
 	.exec = local_exec,
 	.rx_path = local_rx_path,
 	.hello = local_hello,
+	.insns = local_insns,
+	.insns_selfcheck = local_insns_selfcheck,
 	.close = local_close,
 };

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -270,6 +271,80 @@ static void remote_close(struct dut *d)
 	d->fd = -1;
 }
 
+static uint64_t jnum(const json_t *a, size_t i)
+{
+	return (uint64_t)json_integer_value(json_array_get(a, i));
+}
+
+static int remote_insns(struct dut *d, bool open, struct dut_insns *out, char *err,
+			size_t errlen)
+{
+	const json_t *w, *f;
+	json_t *j;
+	size_t i;
+	int e = remote_simple(d, open ? "insns open" : "insns close", err, errlen, &j);
+
+	if (e || open) {
+		if (!e)
+			json_decref(j);
+		return e;
+	}
+	memset(out, 0, sizeof(*out));
+	w = json_object_get(j, "window");
+	out->w.seq = (uint64_t)json_integer_value(json_object_get(w, "seq"));
+	out->w.insns = (uint64_t)json_integer_value(json_object_get(w, "insns"));
+	out->w.retired = (uint64_t)json_integer_value(json_object_get(w, "retired"));
+	out->w.iterations = (uint64_t)json_integer_value(json_object_get(w, "iterations"));
+	out->w.halts = (uint64_t)json_integer_value(json_object_get(w, "halts"));
+	out->tsc = (uint64_t)json_integer_value(json_object_get(w, "tsc"));
+	out->funcs = calloc(1, sizeof(*out->funcs));
+	if (!out->funcs) {
+		json_decref(j);
+		return -ENOMEM;
+	}
+	json_array_foreach(json_object_get(j, "functions"), i, f) {
+		struct insn_funcs one = { 0 };
+		struct insn_func x = { 0 };
+
+		snprintf(x.name, sizeof(x.name), "%s", json_string_value(json_array_get(f, 0)));
+		snprintf(x.where, sizeof(x.where), "%s", json_string_value(json_array_get(f, 1)));
+		x.insns = (int64_t)jnum(f, 2);
+		x.retired = (int64_t)jnum(f, 3);
+		one.f = &x;
+		one.n = one.cap = 1;
+		insn_funcs_merge(out->funcs, &one);
+	}
+	out->funcs->windows = 1;
+	json_decref(j);
+	return 0;
+}
+
+static int remote_insns_selfcheck(struct dut *d, struct insn_check c[2], char *err,
+				  size_t errlen)
+{
+	static const char *const what[2] = { "loop", "rep stosb" };
+	json_t *j;
+	int e = remote_simple(d, "insns selfcheck", err, errlen, &j);
+
+	if (e)
+		return e;
+	for (size_t k = 0; k < 2; k++) {
+		const json_t *a = json_array_get(json_object_get(j, "checks"), k);
+
+		c[k].what = what[k];
+		c[k].expect_insns = jnum(a, 1);
+		c[k].expect_retired = jnum(a, 2);
+		c[k].insns = jnum(a, 3);
+		c[k].retired = jnum(a, 4);
+		c[k].user_insns = jnum(a, 5);
+		c[k].user_retired = jnum(a, 6);
+		c[k].attempts = (int)jnum(a, 7);
+		c[k].exact = json_is_true(json_array_get(a, 8));
+	}
+	json_decref(j);
+	return c[0].exact && c[1].exact ? 0 : 1;
+}
+
 const struct dut_ops dut_remote_ops = {
 	.attach = remote_attach,
 	.detach = remote_detach,
@@ -280,5 +355,7 @@ const struct dut_ops dut_remote_ops = {
 	.exec = remote_exec,
 	.rx_path = remote_rx_path,
 	.hello = remote_hello,
+	.insns = remote_insns,
+	.insns_selfcheck = remote_insns_selfcheck,
 	.close = remote_close,
 };

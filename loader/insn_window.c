@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "insn_window.h"
 
+#include <bpf/bpf.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +266,94 @@ int insn_func_background(const struct insn_func *f)
 		if (!strncmp(f->name, pre[i], strlen(pre[i])))
 			return 1;
 	return 0;
+}
+
+/* The kernel's and modules' symbols, read once (/proc/kallsyms is long to read inside
+ * an emulated guest: about 0.6 billion instructions); the BPF programs, which every
+ * trial loads anew, from their bpf_prog_info. */
+static struct ksym_table kernel_syms;
+static bool kernel_syms_read;
+
+/* Every BPF program loaded now, with the extent of each of its JIT-ed functions, named
+ * as kallsyms names them (bpf_prog_TAG_NAME). Returns 0 or -errno. */
+static int bpf_syms(struct ksym_table *t)
+{
+	__u32 id = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (!bpf_prog_get_next_id(id, &id)) {
+		__u64 addrs[64];
+		__u32 lens[64];
+		struct bpf_prog_info info;
+		__u32 n = sizeof(info);
+		char name[KSYM_NAME_MAX], tag[17];
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		info.nr_jited_ksyms = 64;
+		info.nr_jited_func_lens = 64;
+		info.jited_ksyms = (__u64)(unsigned long)addrs;
+		info.jited_func_lens = (__u64)(unsigned long)lens;
+		if (!bpf_prog_get_info_by_fd(fd, &info, &n)) {
+			for (int i = 0; i < 8; i++)
+				snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
+			for (__u32 k = 0; k < info.nr_jited_ksyms && k < 64 &&
+					  k < info.nr_jited_func_lens; k++) {
+				snprintf(name, sizeof(name), "bpf_prog_%s_%s%s", tag, info.name,
+					 k ? "[sub]" : "");
+				if (addrs[k] && ksym_table_add(t, addrs[k], addrs[k] + lens[k], name,
+							       "bpf")) {
+					close(fd);
+					return -ENOMEM;
+				}
+			}
+		}
+		close(fd);
+	}
+	ksym_table_sort(t);
+	return 0;
+}
+
+int insn_window_next(const char *path, struct insn_window *w, struct insn_funcs **funcs,
+		     char *why, size_t len)
+{
+	struct ksym_table bpf = { 0 };
+	struct insn_names names = { &bpf, &kernel_syms };
+	int e;
+
+	struct insn_funcs **out = funcs, *none = NULL;
+
+	if (!out)
+		out = &none;
+	*out = NULL;
+	if (funcs) {
+		if (!kernel_syms_read) {
+			e = ksym_table_load("/proc/kallsyms", "/proc/modules", &kernel_syms);
+			if (e) {
+				snprintf(why, len, "cannot read /proc/kallsyms: %s", strerror(-e));
+				return e;
+			}
+			kernel_syms_read = true;
+		}
+		e = bpf_syms(&bpf);
+		*out = e ? NULL : calloc(1, sizeof(**out));
+		if (!*out) {
+			ksym_table_free(&bpf);
+			snprintf(why, len, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	e = insn_window_read(path, INSN_WINDOW_NEXT, 5000, *out ? &names : NULL, w, *out, why,
+			     len);
+	ksym_table_free(&bpf);
+	if (e && *out) {
+		insn_funcs_free(*out);
+		free(*out);
+		*out = NULL;
+	}
+	return e;
 }
 
 /* The user-space share of the last window: "[user]" of @fs. */

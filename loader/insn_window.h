@@ -85,6 +85,17 @@ int insn_window_read(const char *path, uint64_t after_seq, int wait_ms,
 		     const struct insn_names *names, struct insn_window *w,
 		     struct insn_funcs *funcs, char *why, size_t len);
 
+/*
+ * insn_window_next - the plugin's next window at @path (above the last one this process
+ * read), and when @funcs is not NULL its instructions per function in a new *@funcs (free
+ * it with insn_funcs_free and free): the kernel and its modules named by /proc/kallsyms
+ * (read once per process; /proc/modules bounds each module), BPF programs by their
+ * bpf_prog_info as loaded now (bpf_prog_TAG_NAME, as kallsyms names them). Returns 0 or
+ * -errno with @why (as insn_window_read).
+ */
+int insn_window_next(const char *path, struct insn_window *w, struct insn_funcs **funcs,
+		     char *why, size_t len);
+
 /* insn_funcs_merge - add @from's counts into @to (and its packets and windows). */
 void insn_funcs_merge(struct insn_funcs *to, const struct insn_funcs *from);
 

@@ -334,6 +334,8 @@ struct trial_state {
 	struct perf_stat ps;  /* the timing pass's perf stat */
 	bool perf_started;
 	uint64_t t_on;        /* when perf's counters went on, ns */
+	bool remote_insns;    /* a guest DUT's plugin window (env->insns_remote) */
+	struct dut_insns di;  /* ... its figures, until the result takes them */
 };
 
 /* Fork the sender child, which warms up and waits for "G". Returns 0, or -errno with
@@ -400,6 +402,10 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 	e = snapshot_take(env, pass, &before);
 	if (!e && t->perf_started && perf_window_on(&t->ps, r, &t->t_on))
 		t->perf_started = false; /* gone: its reason in r->perf_error */
+	/* a guest DUT's plugin window: from right after the first snapshot */
+	t->remote_insns = !e && pass == PASS_TIMING && env->insns_remote;
+	if (t->remote_insns && (e = dut_insns(env->dut, true, NULL, r->error, sizeof(r->error))))
+		return e;
 	if (!e && t->prof_started && (e = perf_stat_enable(&t->prof, true))) {
 		snprintf(r->error, sizeof(r->error), "perf record did not start sampling: %s",
 			 strerror(-e));
@@ -427,6 +433,9 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 		return rep.err;
 	}
 	settle(env);
+	if (t->remote_insns && (e = dut_insns(env->dut, false, &t->di, r->error,
+					      sizeof(r->error))))
+		return e; /* ... to right before the last */
 	e = snapshot_take(env, pass, &after);
 	if (!e && t->prof_started) {
 		char why[200];
@@ -443,6 +452,8 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 		return e;
 	}
 	compute(env, &before, &after, &rep, r);
+	if (t->remote_insns)
+		trial_insns_from_dut(&t->di, r);
 	e = trial_insns_collect(env, &rep.clock, r);
 	if (e)
 		return e;
@@ -459,6 +470,11 @@ static void trial_state_end(struct trial_state *t, int e)
 {
 	int status;
 
+	if (t->di.funcs) { /* a window the result did not take */
+		insn_funcs_free(t->di.funcs);
+		free(t->di.funcs);
+		t->di.funcs = NULL;
+	}
 	if (t->perf_started)
 		perf_stat_abort(&t->ps);
 	if (t->prof_started)

@@ -69,6 +69,10 @@ struct trial_env {
 					  * its window (trial_insns.h); NULL: no plugin */
 	bool insn_functions;             /* ... and each window is attributed per function
 					  * (r->insn_funcs) */
+	bool insns_remote;               /* the plugin counts a guest DUT (virtio under
+					  * icount): its agent opens the window after the
+					  * timing pass's first snapshot and closes it before
+					  * the last (dut_insns) */
 	struct softirq_tasks vcpus;      /* ... and its vCPU threads */
 };
 

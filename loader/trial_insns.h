@@ -42,4 +42,11 @@ void trial_insns_close(struct insn_clock *c);
 int trial_insns_collect(const struct trial_env *env, const struct insn_clock *c,
 			struct trial_result *r);
 
+struct dut_insns;
+
+/* trial_insns_from_dut - @r's plugin figures from a guest DUT's window @di (virtio under
+ * icount, whose vCPU idles between packets: its idle time is named, not checked); takes
+ * over di->funcs. */
+void trial_insns_from_dut(struct dut_insns *di, struct trial_result *r);
+
 #endif
