@@ -21,11 +21,13 @@
 #include "report.h"
 #include "summary.h"
 
-/* committed runs: veth with a rate search, virtio, veth without one */
+/* committed runs: veth with a rate search, virtio, veth without one, veth in the icount
+ * engine with its instruction-counting plugin */
 static const char *const runs[] = {
 	"results/examples/20261130T154026Z-veth",
 	"results/examples/20261130T124624Z-virtio",
 	"results/examples/20261130T123851Z-veth",
+	"results/examples/20261201T204616Z-veth-icount",
 };
 #define NRUNS (sizeof(runs) / sizeof(runs[0]))
 
