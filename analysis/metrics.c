@@ -105,7 +105,7 @@ const struct metric metrics[] = {
 	  "markers: under -icount it reads the icount clock (cpu_get_ticks)", NEUTRAL,
 	  METRIC_FMT_COUNT, NULL, "the icount clock over the plugin's window: the cross-check",
 	  METRIC_CSV | METRIC_INSNS },
-	{ "insn_halts", "halts", "timing", "the plugin (qemu_plugin_register_vcpu_idle_cb)",
+	{ "insn_halts", "halts", "timing", "the plugin: hlt and mwait instructions run",
 	  NEUTRAL, METRIC_FMT_COUNT, NULL, "the vCPU's idle entries inside the window",
 	  METRIC_CSV | METRIC_INSNS },
 	{ "insn_idle_ns", "guest ns", "timing", "insn_clock - insn_window when the vCPU "
