@@ -507,7 +507,8 @@ static int kernel_index(const json_t *matrix, const char *spec)
 
 /* The data file of @exp's @mode-vs-tc delta, matrix-delta-EXP-MODE.dat. Returns the
  * points written, or -errno. */
-static int plot_data(const json_t *matrix, const char *dir, const char *exp, const char *mode)
+static int plot_data(const json_t *matrix, const char *dir, const char *exp, const char *mode,
+		     const char *metric, const char *tag)
 {
 	char path[PATH_MAX];
 	const json_t *e;
@@ -515,7 +516,7 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
 	int n = 0, prev = -2;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/matrix-delta-%s-%s.dat", dir, exp, mode);
+	snprintf(path, sizeof(path), "%s/matrix-delta%s-%s-%s.dat", dir, tag, exp, mode);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
@@ -526,7 +527,7 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
 
 		if (strcmp(str(e, "experiment"), exp))
 			continue;
-		d = entry_delta(e, mode);
+		d = metric ? entry_delta_of(e, mode, metric) : entry_delta(e, mode);
 		if (!d)
 			continue;
 		v = 100 * num(d, "rel_delta");
@@ -548,32 +549,34 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
  * with its intervals, against the @nk kernels. Returns the points, or -errno. */
 static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char *out,
 		    const char *title, const char *const *exps, int ne, const char *const *modes,
-		    int nm)
+		    int nm, const char *metric)
 {
+	const char *tag = metric ? "-retired" : "";
 	int total = 0, nk = (int)json_array_size(json_object_get(matrix, "kernels"));
 	const json_t *k;
 	size_t i;
 
 	fprintf(gp, "set terminal svg size 900,500 noenhanced\nset output '%s.svg'\n"
-		    "set title '%s (guest instructions per packet; intervals: at least 95%%)'\n"
+		    "set title '%s (%sguest instructions per packet; intervals: at least 95%%)'\n"
 		    "set ylabel 'delta against tc, percent'\nset xlabel 'guest kernel' offset 0,-1\nset bmargin 5\n"
 		    "set xzeroaxis\nset xrange [-0.5:%d.5]\nset yrange [*<0:0<*]\nset key outside\n"
-		    "set offsets 0, 0, graph 0.06, graph 0.06\nset xtics (", out, title, nk - 1);
+		    "set offsets 0, 0, graph 0.06, graph 0.06\nset xtics (", out, title,
+		metric ? "retired " : "", nk - 1);
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k) /* a failed one says so */
 		fprintf(gp, "%s\"%s%s\" %zu", i ? ", " : "", str(k, "spec"),
 			strcmp(str(k, "status"), "ok") ? "\\n(failed)" : "", i);
 	fprintf(gp, ")\nplot");
 	for (int i = 0; i < ne; i++) /* (a kernel's index is its place in "kernels") */
 		for (int j = 0; j < nm; j++) {
-			int n = plot_data(matrix, dir, exps[i], modes[j]);
+			int n = plot_data(matrix, dir, exps[i], modes[j], metric, tag);
 			int s = i * nm + j;
 
 			if (n < 0)
 				return n;
 			if (!n)
 				continue;
-			fprintf(gp, "%s 'matrix-delta-%s-%s.dat' using ($1+%.2f):3:4:5 with "
-				    "yerrorlines pt 7 lw 2 title '%s%s%s'", total ? "," : "", exps[i],
+			fprintf(gp, "%s 'matrix-delta%s-%s-%s.dat' using ($1+%.2f):3:4:5 with "
+				    "yerrorlines pt 7 lw 2 title '%s%s%s'", total ? "," : "", tag, exps[i],
 				modes[j], (double)s * 0.05 - 0.1, ne > 1 ? exps[i] : modes[j],
 				ne > 1 && nm > 1 ? " " : "", ne > 1 && nm > 1 ? modes[j] : "");
 			total += n;
@@ -596,13 +599,20 @@ int matrix_write_plot(const json_t *matrix, const char *dir)
 	if (!gp)
 		return -errno;
 	fprintf(gp, "# xdptc matrix: each mode's delta against tc per guest kernel\n");
-	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, 3, modes, 1);
+	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, 3, modes, 1,
+			 NULL);
+	if (total >= 0 && matrix_has_insns(matrix)) { /* as a CPU counts: the plugin's */
+		int n = plot_one(gp, matrix, dir, "matrix-delta-retired", "xdpdrv against tc", exps,
+				 3, modes, 1, "retired_instructions_per_pkt");
+
+		total = n < 0 ? n : total;
+	}
 	for (int i = 0; i < 3 && total >= 0; i++) {
 		int n;
 
 		snprintf(out, sizeof(out), "matrix-delta-%s", exps[i]);
 		snprintf(title, sizeof(title), "%s: each mode against tc", exps[i]);
-		n = plot_one(gp, matrix, dir, out, title, exps + i, 1, modes, 3);
+		n = plot_one(gp, matrix, dir, out, title, exps + i, 1, modes, 3, NULL);
 		total = n < 0 ? n : total;
 	}
 	fclose(gp);
