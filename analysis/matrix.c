@@ -10,25 +10,15 @@
 #include <unistd.h>
 
 #include "flamegraph.h"
+#include "matrix_entry.h"
 #include "matrix_insns.h"
 #include "summary.h"
 
 #define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
 #define PROFILE_MAX_FNS 4096
 
-static double num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
+#define num matrix_num
+#define str matrix_str
 
 json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const json_t *run)
 {
@@ -225,51 +215,16 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 /* The summary of @mode in @entry, or NULL. */
 static const json_t *entry_mode(const json_t *entry, const char *mode)
 {
-	const json_t *m;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "modes"), i, m)
-		if (!strcmp(str(m, "mode"), mode))
-			return m;
-	return NULL;
-}
-
-/* The delta of @b's @metric against tc in @entry, or NULL. */
-static const json_t *entry_delta_of(const json_t *entry, const char *b, const char *metric)
-{
-	const json_t *d;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "deltas"), i, d)
-		if (!strcmp(str(d, "a"), "tc") && !strcmp(str(d, "b"), b) &&
-		    !strcmp(str(d, "metric"), metric))
-			return d;
-	return NULL;
+	return matrix_by_mode(json_object_get(entry, "modes"), mode);
 }
 
 /* The delta of @b's time metric against tc in @entry, or NULL. */
 static const json_t *entry_delta(const json_t *entry, const char *b)
 {
-	return entry_delta_of(entry, b, str(entry, "time_metric"));
+	return matrix_entry_delta(entry, b, str(entry, "time_metric"));
 }
 
-/* A delta as summary.md prints it: median, interval and coverage, or why none. */
-static void fmt_delta(char *buf, size_t len, const json_t *d)
-{
-	double lo = num(d, "ci95_lo"), hi = num(d, "ci95_hi");
-
-	if (!d) {
-		snprintf(buf, len, "n/a");
-	} else if (isnan(lo)) {
-		snprintf(buf, len, "%+.2f%% (%lld pairs: no interval)", 100 * num(d, "rel_delta"),
-			 json_integer_value(json_object_get(d, "pairs")));
-	} else {
-		int pr = summary_pct_decimals(lo, hi);
-
-		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * num(d, "rel_delta"), pr,
-			 100 * lo, pr, 100 * hi);
-	}
-}
+#define fmt_delta matrix_fmt_delta
 
 /* "A / B" of a per-packet count for tc and xdpdrv, "n/a" where unknown. */
 static void fmt_pair(char *buf, size_t len, const json_t *tc, const json_t *xdp, const char *k,
@@ -527,7 +482,7 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
 
 		if (strcmp(str(e, "experiment"), exp))
 			continue;
-		d = metric ? entry_delta_of(e, mode, metric) : entry_delta(e, mode);
+		d = metric ? matrix_entry_delta(e, mode, metric) : entry_delta(e, mode);
 		if (!d)
 			continue;
 		v = 100 * num(d, "rel_delta");

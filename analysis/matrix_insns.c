@@ -6,23 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "matrix_entry.h"
 
 #define RETIRED "retired_instructions_per_pkt"
 
-static double num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
+#define num matrix_num
+#define str matrix_str
 
 json_t *matrix_insn_profiles(const json_t *run)
 {
@@ -70,57 +59,6 @@ bool matrix_has_insns(const json_t *matrix)
 	return false;
 }
 
-static const json_t *entry_mode(const json_t *entry, const char *mode)
-{
-	const json_t *m;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "modes"), i, m)
-		if (!strcmp(str(m, "mode"), mode))
-			return m;
-	return NULL;
-}
-
-static const json_t *profile_of(const json_t *entry, const char *mode)
-{
-	const json_t *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "insn_profiles"), i, p)
-		if (!strcmp(str(p, "mode"), mode))
-			return p;
-	return NULL;
-}
-
-static const json_t *delta_of(const json_t *entry, const char *b, const char *metric)
-{
-	const json_t *d;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "deltas"), i, d)
-		if (!strcmp(str(d, "a"), "tc") && !strcmp(str(d, "b"), b) &&
-		    !strcmp(str(d, "metric"), metric))
-			return d;
-	return NULL;
-}
-
-static void fmt_delta(char *buf, size_t len, const json_t *d)
-{
-	double lo = num(d, "ci95_lo"), hi = num(d, "ci95_hi");
-
-	if (!d)
-		snprintf(buf, len, "n/a");
-	else if (isnan(lo))
-		snprintf(buf, len, "%+.2f%% (%lld pairs: no interval)", 100 * num(d, "rel_delta"),
-			 json_integer_value(json_object_get(d, "pairs")));
-	else {
-		int pr = summary_pct_decimals(lo, hi);
-
-		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * num(d, "rel_delta"), pr,
-			 100 * lo, pr, 100 * hi);
-	}
-}
-
 /* The relative difference of two medians, "+x.x%", or "n/a". */
 static void fmt_ratio(char *buf, size_t len, double a, double b)
 {
@@ -132,12 +70,13 @@ static void fmt_ratio(char *buf, size_t len, double a, double b)
 
 static void md_table_row(FILE *out, const json_t *e)
 {
-	const json_t *tc = entry_mode(e, "tc"), *x = entry_mode(e, "xdpdrv");
+	const json_t *tc = matrix_by_mode(json_object_get(e, "modes"), "tc"),
+		     *x = matrix_by_mode(json_object_get(e, "modes"), "xdpdrv");
 	char dx[96], dg[96], dt[96], every[32];
 
-	fmt_delta(dx, sizeof(dx), delta_of(e, "xdpdrv", RETIRED));
-	fmt_delta(dg, sizeof(dg), delta_of(e, "xdpgeneric", RETIRED));
-	fmt_delta(dt, sizeof(dt), delta_of(e, "tcx", RETIRED));
+	matrix_fmt_delta(dx, sizeof(dx), matrix_entry_delta(e, "xdpdrv", RETIRED));
+	matrix_fmt_delta(dg, sizeof(dg), matrix_entry_delta(e, "xdpgeneric", RETIRED));
+	matrix_fmt_delta(dt, sizeof(dt), matrix_entry_delta(e, "tcx", RETIRED));
 	fmt_ratio(every, sizeof(every), num(tc, "window_instructions_per_pkt"),
 		  num(x, "window_instructions_per_pkt"));
 	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s | %.1f / %.1f |\n",
@@ -203,7 +142,8 @@ static int collect(struct fdiff *v, int n, int max, const json_t *p, const json_
 /* The functions of entry @e that differ most between mode @b and tc. */
 static void md_pair(FILE *out, const json_t *e, const char *b, int rows)
 {
-	const json_t *pa = profile_of(e, "tc"), *pb = profile_of(e, b);
+	const json_t *ips = json_object_get(e, "insn_profiles");
+	const json_t *pa = matrix_by_mode(ips, "tc"), *pb = matrix_by_mode(ips, b);
 	struct fdiff v[256];
 	int n;
 

@@ -192,17 +192,25 @@ static void local_close(struct dut *d)
  * guest): the markers, the TSC around them. */
 static uint64_t insns_tsc0;
 
-static int local_insns(struct dut *d, bool open, struct dut_insns *out, char *err,
-		       size_t errlen)
+/* The plugin's file on this machine (XDPTC_INSNS), or NULL with why. */
+static const char *plugin_file(char *err, size_t errlen)
 {
 	const char *path = getenv("XDPTC_INSNS");
 
+	if (path && *path)
+		return path;
+	snprintf(err, errlen, "no instruction-counting plugin on this machine (XDPTC_INSNS unset)");
+	return NULL;
+}
+
+static int local_insns(struct dut *d, bool open, struct dut_insns *out, char *err,
+		       size_t errlen)
+{
+	const char *path = plugin_file(err, errlen);
+
 	(void)d;
-	if (!path || !*path) {
-		snprintf(err, errlen, "no instruction-counting plugin on this machine "
-				      "(XDPTC_INSNS unset)");
+	if (!path)
 		return -ENOENT;
-	}
 	if (open) {
 		insns_tsc0 = insn_tsc();
 		insn_mark_open();
@@ -217,14 +225,11 @@ static int local_insns(struct dut *d, bool open, struct dut_insns *out, char *er
 static int local_insns_selfcheck(struct dut *d, struct insn_check c[2], char *err,
 				 size_t errlen)
 {
-	const char *path = getenv("XDPTC_INSNS");
+	const char *path = plugin_file(err, errlen);
 
 	(void)d;
-	if (!path || !*path) {
-		snprintf(err, errlen, "no instruction-counting plugin on this machine "
-				      "(XDPTC_INSNS unset)");
+	if (!path)
 		return -ENOENT;
-	}
 	return insn_selfcheck(path, 100000, 4096, c, err, errlen);
 }
 

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * matrix_entry.h: reading one entry of matrix.json (matrix.h), for matrix.md's sections
+ * (matrix.c, matrix_insns.c).
+ */
+#ifndef XDPTC_MATRIX_ENTRY_H
+#define XDPTC_MATRIX_ENTRY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* @o's number @k, or NaN; its string @k, or "". */
+double matrix_num(const json_t *o, const char *k);
+const char *matrix_str(const json_t *o, const char *k);
+
+/* The element of the array @a whose "mode" is @mode (an entry's modes, its insn
+ * profiles), or NULL. */
+const json_t *matrix_by_mode(const json_t *a, const char *mode);
+
+/* The delta of mode @b's @metric against tc in @entry, or NULL. */
+const json_t *matrix_entry_delta(const json_t *entry, const char *b, const char *metric);
+
+/* A delta as summary.md prints it into @buf: median and interval, or why none, or
+ * "n/a" when @d is NULL. */
+void matrix_fmt_delta(char *buf, size_t len, const json_t *d);
+
+#endif
