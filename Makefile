@@ -1,6 +1,9 @@
 # xdptc: native XDP vs TC ingress drop cost, measured.
 #
 #   make            build build/xdptc (BPF objects, skeletons, loader)
+#   make plugin     the icount engine's instruction-counting qemu plugin (root once: it
+#                   fetches qemu's source header into the cache; the run-* targets,
+#                   matrix and test build it)
 #   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
 #   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
 #   make matrix     XDP against TC on a list of Debian guest kernels, icount engine
