@@ -328,7 +328,11 @@ static int run_topology_up(struct run_ctx *c)
 	if (run_stopped())
 		return -1;
 	if (c->remote) {
-		if (dut_remote_connect(&c->dut, t->ctl_sock, 30000, c->why, sizeof(c->why))) {
+		/* under icount with the plugin, code changes in the guest (kprobes, BPF
+		 * trampolines) retranslate its code, instrumented: a request may take minutes
+		 * (fentry's counters took over 30 s on 6.16 and 6.18) */
+		if (dut_remote_connect(&c->dut, t->ctl_sock, c->icount_dut ? 300000 : 30000, c->why,
+				       sizeof(c->why))) {
 			fprintf(stderr, "xdptc: %s\n", c->why);
 			return -1;
 		}

@@ -410,11 +410,10 @@ int insn_selfcheck(const char *path, uint64_t loop_iters, uint64_t bytes,
 		x->what = k ? "rep stosb" : "loop";
 		x->expect_insns = k ? bytes + 1 : 1 + 2 * loop_iters;
 		x->expect_retired = k ? 1 : 1 + 2 * loop_iters;
-		x->exact = 1;
+		x->exact = 0;
 		for (int a = 0; a < 5; a++) {
 			struct insn_funcs fs = { 0 };
 			struct insn_window w;
-			int whole;
 
 			known_work(k, k ? bytes : loop_iters, buf);
 			e = insn_window_read(path, INSN_WINDOW_NEXT, 5000, &none, &w, &fs, why, len);
@@ -427,17 +426,13 @@ int insn_selfcheck(const char *path, uint64_t loop_iters, uint64_t bytes,
 			x->retired = w.retired;
 			user_part(&fs, &x->user_insns, &x->user_retired);
 			insn_funcs_free(&fs);
-			/* the user-space part is always this code alone */
-			if (x->user_insns != x->expect_insns || x->user_retired != x->expect_retired)
-				x->exact = 0;
-			whole = w.insns == x->user_insns;
-			if (whole) /* nothing else ran: the whole window must be exact */
-				break;
+			/* an interrupt (and whatever it let run) was in the window: again */
+			if (w.insns != x->user_insns)
+				continue;
+			/* nothing but this code ran: it must count exactly */
+			x->exact = w.insns == x->expect_insns && w.retired == x->expect_retired;
+			break;
 		}
-		if (!e && x->insns != x->user_insns)
-			x->exact = 0; /* every window had an interrupt in it */
-		if (!e && (x->insns != x->expect_insns || x->retired != x->expect_retired))
-			x->exact = 0;
 	}
 	free(buf);
 	if (e)

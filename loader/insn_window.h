@@ -113,8 +113,9 @@ struct insn_check {
 	uint64_t insns, retired; /* what it counted in the window, all of the guest */
 	uint64_t user_insns, user_retired; /* ... of which in user space (this code) */
 	int attempts;            /* windows run: until one held nothing but this code */
-	int exact;               /* 1: a window counted exactly the expected figures, and
-				  * every window's user-space part did */
+	int exact;               /* 1: the first window that held nothing but this code
+				  * counted exactly the expected figures; 0 when it did not, or
+				  * when every window held something else too */
 };
 
 /*
@@ -122,8 +123,9 @@ struct insn_check {
  * @path counted: a loop of @loop_iters iterations of `dec ecx; jnz` after one `mov`
  * (1 + 2 x loop_iters instructions in both conventions) and a `rep stosb` of @bytes
  * bytes (a CPU retires 1 instruction; under -icount it starts bytes + 1 times, the last
- * seeing rcx at 0). An interrupt inside a window adds the kernel's instructions, so each
- * check runs up to 5 windows, until one holds nothing else. Fills @c[0] (loop) and
+ * seeing rcx at 0). An interrupt inside a window adds the kernel's instructions (and
+ * whatever it lets run), so each check runs up to 5 windows, until one holds nothing
+ * else. Fills @c[0] (loop) and
  * @c[1] (rep stosb). Returns 0 when both are exact, 1 when one is not, -errno when the
  * plugin wrote no window (@why).
  */

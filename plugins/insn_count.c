@@ -66,6 +66,7 @@ struct block {
 	uint32_t n;                   /* instructions */
 	uint16_t *off;                /* each instruction's offset from vaddr */
 	int rep;                      /* 1: ends in a rep string instruction */
+	struct site *sites;           /* its instructions with a callback */
 };
 
 /* An instruction that needs a callback (a marker, a rep string instruction): its block
@@ -74,6 +75,7 @@ struct site {
 	struct block *b;
 	uint32_t idx;
 	int kind;                     /* 1 open marker, 0 close marker, 2 rep string */
+	struct site *next;            /* the block's next */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -246,6 +248,33 @@ static int is_halt(const uint8_t *d, size_t len)
 	       (len == 3 && d[0] == 0x0f && d[1] == 0x01 && d[2] == 0xc9);
 }
 
+/* qemu flushed its translated code (the guest changed its code: a kprobe, a BPF
+ * trampoline): no block of before will run again. Outside a window their records are
+ * dropped; inside one they are kept until it closes (their counts are its). */
+static void tb_flush(qemu_plugin_id_t id)
+{
+	(void)id;
+	if (window_is_open)
+		return;
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < nblocks; i++) {
+		struct block *b = blocks[i];
+
+		while (b->sites) {
+			struct site *st = b->sites;
+
+			b->sites = st->next;
+			free(st);
+		}
+		free(b->execs);
+		free(b->execs0);
+		free(b->off);
+		free(b);
+	}
+	nblocks = 0;
+	pthread_mutex_unlock(&lock);
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -282,6 +311,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			st->b = b;
 			st->idx = (uint32_t)i;
 			st->kind = k;
+			st->next = b->sites;
+			b->sites = st;
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, site_exec,
 							       QEMU_PLUGIN_CB_NO_REGS, st);
 			continue;
@@ -331,5 +362,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_flush_cb(id, tb_flush);
 	return 0;
 }
