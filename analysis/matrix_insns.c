@@ -187,8 +187,9 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 		     "string instruction once, as a CPU's retired-instruction counter counts it: "
 		     "comparable with a PMU's `instructions`) and every iteration (each iteration "
 		     "of a rep string instruction one, as the icount clock counts). The string "
-		     "iterations are the difference: bytes cleared, set or copied by `rep` "
-		     "instructions.\n");
+		     "iterations are the difference: the further iterations of `rep` string "
+		     "instructions (a byte each for `stosb` and `movsb`, 8 for `stosq` and "
+		     "`movsq`).\n");
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
 		const char *exp = str(e, "experiment");
 		const json_t *f;

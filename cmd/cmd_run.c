@@ -115,7 +115,11 @@ static const struct cli_opt run_opts_table[] = {
 	  "instructions_per_pkt) instead of cpu_ns_per_pkt. Its defaults: 20k packets x 11 "
 	  "repetitions, 2 count repetitions, on veth a profile pass of 50k packets with a "
 	  "sample every 50,000 guest instructions (--profile-period), virtio paced at 30k; "
-	  "--guest-kernel applies (docs/engines.md)", "host", "ENGINE",
+	  "--guest-kernel applies. Every guest runs the instruction-counting qemu plugin "
+	  "(build/insn_count.so, `make plugin`; XDPTC_PLUGIN names another): its "
+	  "retired_instructions_per_pkt (a rep string instruction once, as a CPU counts "
+	  "it) is then the headline, and a run whose plugin does not count known work "
+	  "exactly runs no trial (docs/engines.md)", "host", "ENGINE",
 	  .brief = "`icount`: measure instructions per packet inside a qemu `-icount` guest "
 	  "(see docs/engines.md)" },
 	{ "counters", OPT_COUNTERS, "LIST", "counter backends to try, in order; e.g. "

@@ -78,7 +78,7 @@ struct dut {
 	struct softirq_tasks softirq;
 	/* remote */
 	int fd;
-	char buf[65536];
+	char buf[262144];  /* replies up to a line of that (insns close: a window's functions) */
 	size_t buflen;
 	int timeout_ms;
 };
@@ -129,8 +129,7 @@ int dut_hello(struct dut *d, char *kernel, size_t len);
 /* The icount engine's plugin on the DUT's machine over one window (insns open to insns
  * close): its counts, the icount clock over the same window (the guest's TSC around the
  * markers) and, on close, the instructions per function (a new struct, the caller's:
- * insn_funcs_free and free; at most the largest 150 functions and the rest summed as
- * "[other functions]"). */
+ * insn_funcs_free and free). */
 struct dut_insns {
 	struct insn_window w;
 	uint64_t tsc;

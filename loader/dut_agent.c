@@ -115,8 +115,9 @@ static json_t *do_snapshot(struct agent *a, char *args)
 }
 
 /* insns open | insns close | insns selfcheck: the icount engine's plugin (dut_insns):
- * on close the window's figures and its 150 largest functions, [name, where, insns,
- * retired] each, the rest summed as "[other functions]" */
+ * on close the window's figures and its functions, [name, where, insns, retired] each
+ * (past the 1,000 largest, which a window has never reached, the rest summed as
+ * "[other functions]") */
 static json_t *do_insns(struct agent *a, char *args)
 {
 	char err[512] = "";
@@ -160,7 +161,7 @@ static json_t *do_insns(struct agent *a, char *args)
 		json_int_t oi = 0, orr = 0;
 
 		for (size_t i = 0; v && i < di.funcs->n; i++) {
-			if (i < 150)
+			if (i < 1000)
 				json_array_append_new(fs, json_pack("[s, s, I, I]", v[i]->name,
 					v[i]->where, (json_int_t)v[i]->insns,
 					(json_int_t)v[i]->retired));
@@ -169,7 +170,7 @@ static json_t *do_insns(struct agent *a, char *args)
 				orr += v[i]->retired;
 			}
 		}
-		if (v && di.funcs->n > 150)
+		if (v && di.funcs->n > 1000)
 			json_array_append_new(fs, json_pack("[s, s, I, I]", "[other functions]",
 							    "various", oi, orr));
 		free(v);

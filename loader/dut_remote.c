@@ -25,7 +25,7 @@ static bool answers(const json_t *j, const char *cmd)
 /* Send @cmd and return the reply as JSON (a new reference), or NULL with *@e set. */
 static json_t *rpc(struct dut *d, const char *cmd, int *e)
 {
-	static char line[65536];
+	static char line[262144]; /* an insns close reply: every function of a window */
 	char out[1024];
 	json_error_t jerr;
 	json_t *j;

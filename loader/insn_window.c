@@ -126,6 +126,7 @@ static int read_once(const char *path, uint64_t after_seq, const struct insn_nam
 {
 	struct insn_funcs part = { 0 };
 	int64_t insns = 0, iters = 0;
+	uint64_t lines = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	int e = 0;
@@ -153,13 +154,18 @@ static int read_once(const char *path, uint64_t after_seq, const struct insn_nam
 			break;
 		}
 		e = block_add(line, ks, funcs ? &part : NULL, &insns, &iters);
+		lines++;
 	}
 	if (e == -EBADMSG)
 		snprintf(why, len, "a malformed line in %s: %.60s", path, line);
 	else if (e)
 		snprintf(why, len, "out of memory");
-	else if (w->blocks == UINT64_MAX) {
-		snprintf(why, len, "%s ends before its end line", path);
+	else if (w->blocks == UINT64_MAX || w->blocks != lines) {
+		snprintf(why, len, "%s ends before its end line, or holds other than the %llu "
+			 "block lines it says", path, (unsigned long long)w->blocks);
+		e = -EBADMSG;
+	} else if (w->retired != w->insns - w->iterations) {
+		snprintf(why, len, "%s: retired is not insns less string_iterations", path);
 		e = -EBADMSG;
 	} else if (insns != (int64_t)w->insns || iters != (int64_t)w->iterations) {
 		snprintf(why, len, "the plugin's blocks add up to %" PRId64 " instructions (%" PRId64

@@ -75,8 +75,10 @@ struct insn_funcs {
 
 /*
  * insn_window_read - read the plugin's file @path, which must hold a window numbered
- * above @after_seq (INSN_WINDOW_NEXT: above the last one this process read) (it is waited for, up to @wait_ms, since the writer is another
- * process's vCPU). Fills @w; when @names and @funcs are given, adds each instruction to its
+ * above @after_seq (INSN_WINDOW_NEXT: above the last one this process read). The plugin
+ * writes it before the guest runs the instruction after the close marker; @wait_ms (of
+ * guest time, which jumps ahead while the guest idles) covers a share that shows it
+ * late. Fills @w; when @names and @funcs are given, adds each instruction to its
  * function in @funcs. The blocks must add up to the header's totals.
  * Returns 0, -ENOENT (no such window in time), -EBADMSG (not the plugin's format, or its
  * blocks do not add up) or -errno, with a sentence in @why.

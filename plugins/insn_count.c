@@ -17,7 +17,8 @@
  *               target/i386/tcg/translate.c)
  *   retired     a rep string instruction counts once per execution, as a CPU's
  *               retired-instruction counter counts it
- *   string_iterations = insns - retired: the iterations beyond the first
+ *   string_iterations = insns - retired: the iterations beyond the first (for rep
+ *               stosb and movsb a byte each, for stosq and movsq 8 bytes)
  * Instructions are counted one by one as they start (inline adds), not per block, so a
  * block cut short by an exception or a helper's exit counts what ran. A rep string
  * instruction's run is a further iteration when it starts the block that started right
@@ -248,9 +249,10 @@ static int is_halt(const uint8_t *d, size_t len)
 	       (len == 3 && d[0] == 0x0f && d[1] == 0x01 && d[2] == 0xc9);
 }
 
-/* qemu flushed its translated code (the guest changed its code: a kprobe, a BPF
- * trampoline): no block of before will run again. Outside a window their records are
- * dropped; inside one they are kept until it closes (their counts are its). */
+/* qemu flushed all its translated code (its code buffer filled up; blocks whose guest
+ * code changed are invalidated one by one, without this callback, and their records
+ * stay until the next flush): no block of before will run again. Outside a window their
+ * records are dropped; inside one they are kept until it closes (their counts are its). */
 static void tb_flush(qemu_plugin_id_t id)
 {
 	(void)id;
@@ -283,8 +285,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	if (!n)
 		return;
+	if (n > MAX_INSNS) { /* qemu's own limit is lower (TCG_MAX_INSNS, 512) */
+		fprintf(stderr, "insn_count: a block of %zu instructions, over %d\n", n, MAX_INSNS);
+		abort();
+	}
 	b = calloc(1, sizeof(*b));
-	if (!b || n > MAX_INSNS || !(b->off = calloc(n, sizeof(*b->off))) ||
+	if (!b || !(b->off = calloc(n, sizeof(*b->off))) ||
 	    !(b->execs = calloc(n, sizeof(*b->execs))) ||
 	    !(b->execs0 = calloc(n, sizeof(*b->execs0)))) {
 		fprintf(stderr, "insn_count: out of memory\n");
