@@ -94,10 +94,13 @@ static void check_profiles(json_t *e, const char *dir)
 		       num(pm, "samples"), sampled, measured, num(pm, "per_sample"));
 		/* the profile covers the window only: at face value it holds what was measured
 		 * plus the profiler's own interrupts (which no sample sees), so not less, up to
-		 * the sampling noise (three standard deviations of a Poisson count: 11% at 800
+		 * the sampling noise (three standard deviations of a Poisson count: 16% at 340
 		 * samples); and the scale given to a sample is what makes the samples add up to
 		 * the measurement */
-		assert_true(num(pm, "samples") > 500);
+		/* the matrix's profile pass: 20k packets, a sample every 50,000 instructions;
+		 * XDP-live's xdpdrv, the fewest instructions per packet (about 860), gives
+		 * about 340 samples */
+		assert_true(num(pm, "samples") > 250);
 		assert_true(sampled > (1 - 3 / sqrt(num(pm, "samples"))) * measured &&
 			    sampled < 8 * measured);
 		assert_true(fabs(num(pm, "per_sample") * num(pm, "samples") / measured - 1) < 1e-9);

@@ -126,7 +126,7 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	int st, n = 0, aa_seen = 0;
 
 	(void)state;
-	st = run_xdptc(xdptc, tmpl, "", "run --engine icount --packets 4k --reps 3 --count-reps 1 "
+	st = run_xdptc(xdptc, tmpl, "", "run --engine icount --packets 4k --reps 3 --count-reps 1 --no-flame "
 					"--modes tc,xdpdrv --aa --seed 5 --quiet", path, sizeof(path));
 	guest_prefix(path, prefix, sizeof(prefix));
 	assert_run_ok(st, path);
