@@ -234,9 +234,7 @@ struct run_ctx {
 	bool have_dut;
 	bool topology_tried;        /* its script's `up` ran: `down` runs at the end */
 	struct trial_env env;
-	struct insn_funcs insns[RUN_MAX_MODES]; /* per arm: the plugin's valid timing windows
-						 * per function (run_insns.h) */
-	json_t *insn_check;         /* the plugin's self-check (run.json insn_selfcheck) */
+	struct run_insns insns;     /* the plugin's per-arm profiles and self-check */
 	char share[PATH_MAX];       /* virtio under icount: the run directory, shared */
 	struct dut_counters_info ci;
 	bool counters_open;
@@ -391,30 +389,10 @@ static int run_trial_env(struct run_ctx *c)
 	env->send_port = o->port;
 	env->payload_len = o->payload_len;
 	env->sender_cpu = o->sender_cpu;
-	if (c->icount_dut) { /* the plugin counts the guest DUT; its agent opens and closes */
-		env->insns_remote = true;
-		env->insn_functions = true;
-		if (run_insns_selfcheck(NULL, &c->dut, &c->insn_check)) {
-			fprintf(stderr, "xdptc: the plugin does not count known work exactly in the "
-					"guest; no trial is run\n");
-			return -1;
-		}
-	}
-	if (o->inside_icount) { /* the instruction-counting plugin's windows (virtio.sh) */
-		env->insns_path = getenv("XDPTC_INSNS");
-		env->insn_functions = true;
-		if (!env->insns_path || !*env->insns_path) {
-			fprintf(stderr, "xdptc: this icount guest has no instruction-counting "
-					"plugin (XDPTC_INSNS unset)\n");
-			return -1;
-		}
-		/* the instrument first: known work must count exactly */
-		if (run_insns_selfcheck(env->insns_path, NULL, &c->insn_check)) {
-			fprintf(stderr, "xdptc: the plugin does not count known work exactly; "
-					"no trial is run\n");
-			return -1;
-		}
-	}
+	/* the icount engine's plugin: its windows, and its self-check first */
+	if ((c->icount_dut || o->inside_icount) &&
+	    run_insns_setup(&c->insns, env, c->icount_dut ? &c->dut : NULL))
+		return -1;
 	env->warmup = o->warmup;
 	env->rate_pps = o->rate_pps;
 	env->stop = run_stop_flag();
@@ -757,7 +735,7 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 		json_array_append_new(c->trials, trial_json(&r, label, rep, c->seq++, &c->ci.plan,
 							    c->time_key));
 		progress_line(&c->prog, &r, label, rep, pass_reps(o, p), &c->ci.plan);
-		run_insns_add(&c->insns[order[i]], &r);
+		run_insns_add(&c->insns.arm[order[i]], &r);
 		if (p == PASS_PROFILE)
 			run_flamegraph(c, label, &r);
 	}
@@ -832,22 +810,7 @@ static int run_write(struct run_ctx *c, const char *incomplete)
 		json_object_set_new(c->run, "incomplete", json_string(incomplete));
 	/* the global settings the numbers depend on, again (the doctor's at the start) */
 	json_object_set_new(c->run, "sysctls_at_end", doctor_sysctls());
-	if (c->env.insns_path || c->env.insns_remote) { /* where the instructions went */
-		json_t *ip = json_array();
-
-		for (int i = 0; i < c->o.nmodes; i++) {
-			json_t *e = run_insns_json(&c->insns[i], arm_label(&c->o, i));
-
-			if (e)
-				json_array_append_new(ip, e);
-			insn_funcs_free(&c->insns[i]);
-		}
-		json_object_set_new(c->run, "insn_profiles", ip);
-	}
-	if (c->insn_check) {
-		json_object_set_new(c->run, "insn_selfcheck", c->insn_check);
-		c->insn_check = NULL;
-	}
+	run_insns_write(&c->insns, &c->env, &c->o, c->run);
 	json_object_set_new(c->run, "summary", summary_compute(c->run));
 	if (write_results(c->run, c->dir, incomplete ? 1 : c->o.quiet))
 		return -EIO;
@@ -878,7 +841,7 @@ static void run_teardown(struct run_ctx *c)
 	}
 	json_decref(c->run);
 	json_decref(c->doctor);
-	json_decref(c->insn_check);
+	run_insns_free(&c->insns);
 	if (c->dir[0] && !c->keep_dir) /* nothing worth keeping: remove the empty (or partial)
 					* directory */
 		remove_run_dir(c->dir);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "run_insns.h"
 
+#include "run_internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,4 +94,55 @@ int run_insns_selfcheck(const char *path, struct dut *dut, json_t **out)
 	}
 	*out = json_pack("{s:b, s:o}", "exact", !e, "checks", arr);
 	return e ? -1 : 0;
+}
+
+int run_insns_setup(struct run_insns *ri, struct trial_env *env, struct dut *dut)
+{
+	env->insn_functions = true;
+	if (dut) {
+		env->insns_remote = true;
+	} else {
+		env->insns_path = getenv("XDPTC_INSNS");
+		if (!env->insns_path || !*env->insns_path) {
+			fprintf(stderr, "xdptc: this icount guest has no instruction-counting "
+					"plugin (XDPTC_INSNS unset)\n");
+			return -1;
+		}
+	}
+	/* the instrument first: known work must count exactly */
+	if (run_insns_selfcheck(env->insns_path, dut, &ri->check)) {
+		fprintf(stderr, "xdptc: the plugin does not count known work exactly%s; no trial "
+				"is run\n", dut ? " in the guest" : "");
+		return -1;
+	}
+	return 0;
+}
+
+void run_insns_write(struct run_insns *ri, const struct trial_env *env,
+		     const struct run_opts *o, json_t *run)
+{
+	if (env->insns_path || env->insns_remote) { /* where the instructions went */
+		json_t *ip = json_array();
+
+		for (int i = 0; i < o->nmodes; i++) {
+			json_t *e = run_insns_json(&ri->arm[i], arm_label(o, i));
+
+			if (e)
+				json_array_append_new(ip, e);
+			insn_funcs_free(&ri->arm[i]);
+		}
+		json_object_set_new(run, "insn_profiles", ip);
+	}
+	if (ri->check) {
+		json_object_set_new(run, "insn_selfcheck", ri->check);
+		ri->check = NULL;
+	}
+}
+
+void run_insns_free(struct run_insns *ri)
+{
+	for (int i = 0; i < RUN_MAX_MODES; i++)
+		insn_funcs_free(&ri->arm[i]);
+	json_decref(ri->check);
+	ri->check = NULL;
 }

@@ -11,10 +11,31 @@
 #include "dut.h"
 #include "insn_window.h"
 #include "trial.h"
+#include "run.h"
 
 /* The functions kept by name in run.json, per arm; the rest is one "[other functions]"
  * row, so that the rows still add up to the total. */
 #define RUN_INSNS_TOP 150
+
+/* A run's plugin figures: per arm its valid timing windows per function, and the
+ * self-check's record (run.json insn_selfcheck). */
+struct run_insns {
+	struct insn_funcs arm[RUN_MAX_MODES];
+	json_t *check;
+};
+
+/* run_insns_setup - the plugin's windows for the trials in @env: counted by the guest
+ * DUT @dut's agent (virtio under icount), or, when @dut is NULL, by this process inside
+ * the icount guest (XDPTC_INSNS); then the self-check on known work. Returns 0, or -1
+ * (said why) when there is no plugin or it does not count known work exactly. */
+int run_insns_setup(struct run_insns *ri, struct trial_env *env, struct dut *dut);
+
+/* run_insns_write - run.json's "insn_profiles" (one entry per arm of @o) and
+ * "insn_selfcheck" into @run, when @env counted with the plugin; frees the arms. */
+void run_insns_write(struct run_insns *ri, const struct trial_env *env,
+		     const struct run_opts *o, json_t *run);
+
+void run_insns_free(struct run_insns *ri);
 
 /* run_insns_add - add the valid timing trial @r's functions into @acc (and release
  * them from @r). */
