@@ -29,10 +29,18 @@ const char *trial_pass_name(enum trial_pass p)
 	return p < PASS_NR ? names[p] : "?";
 }
 
-/* What the sender child reports through the pipe. */
+/* What the run tells the sender child, one command at a time. */
+struct child_cmd {
+	char op;        /* 'W' warm-up (no window), 'S' a measured window, 'Q' quit */
+	bool mark;      /* 'S': open and close the plugin's window around it */
+	uint64_t count; /* packets */
+};
+
+/* What the sender child reports through the pipe: once ready (err only), then after
+ * each command. */
 struct child_report {
 	int err;
-	struct udp_send_result warm, win;
+	struct udp_send_result res;
 	struct insn_clock clock; /* the plugin's window (trial_insns.h) */
 };
 
@@ -52,12 +60,12 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/* The sender child: enter the sender's namespace, warm up, say ready, wait for go,
- * send the window, report. Never returns. */
-static void sender_child(const struct trial_env *env, uint64_t packets, bool mark,
-			 int to_parent, int from_parent)
+/* The sender child: enter the sender's namespace, open the sender, say ready, then send
+ * what each command asks for and report, until 'Q' or the pipe closes. Never returns. */
+static void sender_child(const struct trial_env *env, int to_parent, int from_parent)
 {
 	struct child_report rep;
+	struct child_cmd cmd;
 	struct sender s;
 	struct sender_opts o = {
 		.kind = env->sender,
@@ -70,7 +78,6 @@ static void sender_child(const struct trial_env *env, uint64_t packets, bool mar
 		.rate_pps = env->rate_pps,
 	};
 	int saved;
-	char go;
 
 	memset(&rep, 0, sizeof(rep));
 	signal(SIGINT, SIG_DFL);
@@ -84,22 +91,19 @@ static void sender_child(const struct trial_env *env, uint64_t packets, bool mar
 		rep.err = pin_to_cpu(env->sender_cpu);
 	if (!rep.err)
 		rep.err = sender_open(&s, &o);
-	if (!rep.err && env->warmup)
-		rep.err = sender_send(&s, env->warmup, &rep.warm);
-	if (write(to_parent, "R", 1) != 1 || rep.err)
-		goto report;
-	if (read_full(from_parent, &go, 1) || go != 'G') {
-		rep.err = -ECANCELED;
-		goto report;
-	}
-	if (mark)
-		trial_insns_open(&rep.clock);
-	rep.err = sender_send(&s, packets, &rep.win);
-	if (mark)
-		trial_insns_close(&rep.clock);
-report:
-	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.err)
 		_exit(1);
+	while (!read_full(from_parent, &cmd, sizeof(cmd)) && cmd.op != 'Q') {
+		memset(&rep, 0, sizeof(rep));
+		if (cmd.op == 'S' && cmd.mark)
+			trial_insns_open(&rep.clock);
+		rep.err = sender_send(&s, cmd.count, &rep.res);
+		if (cmd.op == 'S' && cmd.mark)
+			trial_insns_close(&rep.clock);
+		if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+			_exit(1);
+	}
+	sender_close(&s);
 	_exit(0);
 }
 
@@ -144,11 +148,13 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 }
 
 /* Wait until the DUT's counters stop moving (packets still in rings, backlogs or a
- * guest's queue), at most 2 s (veth) or 10 s (a guest). */
+ * guest's queue): unchanged over one poll of env->settle_ms (default 20 ms, a guest
+ * 100 ms), at most 2 s (veth) or 10 s (a guest). */
 static void settle(const struct trial_env *env)
 {
 	uint64_t last = UINT64_MAX;
-	int rounds = 100, ms = dut_is_remote(env->dut) ? 100 : 20;
+	int ms = env->settle_ms ? (int)env->settle_ms : dut_is_remote(env->dut) ? 100 : 20;
+	int rounds = (dut_is_remote(env->dut) ? 10000 : 2000) / ms;
 
 	for (int i = 0; i < rounds; i++) {
 		struct dut_snapshot s;
@@ -171,9 +177,9 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 {
 	uint64_t lost, cpu;
 
-	r->sent = rep->win.sent;
-	r->wall_ns = rep->win.wall_ns;
-	r->sender_cpu_ns = rep->win.cpu_ns;
+	r->sent = rep->res.sent;
+	r->wall_ns = rep->res.wall_ns;
+	r->sender_cpu_ns = rep->res.cpu_ns;
 	r->dropped = e->dut.verdicts[VERDICT_DROPPED] - b->dut.verdicts[VERDICT_DROPPED];
 	r->passed = e->dut.verdicts[VERDICT_PASSED] - b->dut.verdicts[VERDICT_PASSED];
 	r->dut_rx_packets = e->dut.dev.rx_packets - b->dut.dev.rx_packets;
@@ -325,10 +331,8 @@ static void perf_window_collect(const struct trial_env *env, struct perf_stat *p
 		perf_stat_abort(ps);
 }
 
-/* What one trial holds while it runs: the sender child and its pipes, perf. */
-struct trial_state {
-	int up[2], down[2];   /* sender -> here ("R", then its report), here -> sender ("G") */
-	pid_t pid;            /* the sender child */
+/* What one window holds while it runs: perf, a guest's plugin window. */
+struct window_state {
 	struct perf_stat prof;/* the profile pass's perf record */
 	bool prof_started;
 	struct perf_stat ps;  /* the timing pass's perf stat */
@@ -338,54 +342,115 @@ struct trial_state {
 	struct dut_insns di;  /* ... its figures, until the result takes them */
 };
 
-/* Fork the sender child, which warms up and waits for "G". Returns 0, or -errno with
- * r->error. */
-static int sender_fork(const struct trial_env *env, enum trial_pass pass, uint64_t packets,
-		       struct trial_state *t, struct trial_result *r)
+/* Send one command to the session's sender and read its report. Returns 0, -EINTR when
+ * stopped, -EPIPE when the sender died (r->error says), or the sender's own error. */
+static int session_cmd(struct trial_session *s, char op, uint64_t count,
+		       struct child_report *rep, struct trial_result *r)
 {
-	int e;
+	struct child_cmd cmd = { .op = op, .count = count,
+				 .mark = op == 'S' && s->pass == PASS_TIMING && s->env->insns_path };
 
-	if (pipe(t->up) || pipe(t->down)) {
+	if (write(s->down, &cmd, sizeof(cmd)) != (ssize_t)sizeof(cmd) ||
+	    read_full(s->up, rep, sizeof(*rep))) {
+		s->broken = true;
+		snprintf(r->error, sizeof(r->error), "the sender died %s",
+			 op == 'S' ? "during the window" : "before the window");
+		return s->env->stop && *s->env->stop ? -EINTR : -EPIPE;
+	}
+	if (rep->err) {
+		s->broken = true;
+		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-rep->err));
+	}
+	return rep->err;
+}
+
+int trial_session_open(const struct trial_env *env, enum trial_pass pass,
+		       struct trial_session *s, char *err, size_t errlen)
+{
+	struct child_report rep = { 0 };
+	int up[2], down[2], e;
+
+	memset(s, 0, sizeof(*s));
+	s->env = env;
+	s->pass = pass;
+	s->up = s->down = -1;
+	if (pipe(up)) {
 		e = -errno;
-		snprintf(r->error, sizeof(r->error), "pipe: %s", strerror(-e));
+		snprintf(err, errlen, "pipe: %s", strerror(-e));
 		return e;
 	}
-	t->pid = fork();
-	if (t->pid < 0) {
+	if (pipe(down)) {
 		e = -errno;
-		snprintf(r->error, sizeof(r->error), "fork: %s", strerror(-e));
+		close(up[0]);
+		close(up[1]);
+		snprintf(err, errlen, "pipe: %s", strerror(-e));
 		return e;
 	}
-	if (t->pid == 0) {
-		close(t->up[0]);
-		close(t->down[1]);
-		sender_child(env, packets, pass == PASS_TIMING && env->insns_path, t->up[1],
-			     t->down[0]);
+	s->pid = fork();
+	if (s->pid < 0) {
+		e = -errno;
+		snprintf(err, errlen, "fork: %s", strerror(-e));
+		close(up[0]), close(up[1]), close(down[0]), close(down[1]);
+		return e;
 	}
-	trial_child_pid = t->pid;
-	close(t->up[1]);
-	close(t->down[0]);
-	t->up[1] = t->down[0] = -1;
+	if (s->pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		sender_child(env, up[1], down[0]);
+	}
+	trial_child_pid = s->pid;
+	close(up[1]);
+	close(down[0]);
+	s->up = up[0];
+	s->down = down[1];
+	if (read_full(s->up, &rep, sizeof(rep)) || rep.err) {
+		e = rep.err ? rep.err : -EPIPE;
+		snprintf(err, errlen, "the sender could not start: %s",
+			 rep.err ? strerror(-rep.err) : "it died");
+		s->broken = true;
+		trial_session_close(s);
+		return env->stop && *env->stop ? -EINTR : e;
+	}
 	return 0;
 }
 
-/* The measured window: once the sender has warmed up, the DUT settled, perf started
- * (profile pass: perf record; timing pass: perf stat's counters on right before the
- * window), snapshot, "G", the sender's report, perf's counters off, settle, snapshot,
- * compute. Returns 0, -EINTR when stopped, or -errno with r->error. */
-static int trial_window(const struct trial_env *env, enum trial_pass pass,
-			struct trial_state *t, struct trial_result *r)
+void trial_session_close(struct trial_session *s)
 {
+	int status;
+
+	if (s->pid > 0) {
+		struct child_cmd q = { .op = 'Q' };
+
+		if (s->broken || write(s->down, &q, sizeof(q)) != (ssize_t)sizeof(q))
+			kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		trial_child_pid = 0;
+		s->pid = 0;
+	}
+	if (s->up >= 0)
+		close(s->up);
+	if (s->down >= 0)
+		close(s->down);
+	s->up = s->down = -1;
+}
+
+/* The measured window: (warm-up) settle, perf started (profile pass: perf record;
+ * timing pass: perf stat's counters on right before the window), snapshot, the window,
+ * perf's counters off, settle, snapshot, compute. Returns 0, -EINTR when stopped, or
+ * -errno with r->error. */
+static int measured_window(struct trial_session *s, uint64_t packets, uint64_t warmup,
+			   struct window_state *t, struct trial_result *r)
+{
+	const struct trial_env *env = s->env;
+	enum trial_pass pass = s->pass;
 	struct snapshot before, after;
 	struct child_report rep;
-	char ready;
 	int e;
 
-	if (read_full(t->up[0], &ready, 1) || ready != 'R') {
-		snprintf(r->error, sizeof(r->error), "the sender died before the window");
-		return env->stop && *env->stop ? -EINTR : -EPIPE;
-	}
-	settle(env); /* the warm-up's last packets */
+	if (warmup && (e = session_cmd(s, 'W', warmup, &rep, r)))
+		return e;
+	settle(env); /* the warm-up's last packets (or the last window's) */
 	if (pass == PASS_PROFILE) {
 		char why[200];
 
@@ -398,7 +463,7 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 		t->prof_started = true;
 	}
 	if (pass == PASS_TIMING && env->perf_nevents > 0)
-		t->perf_started = perf_window_start(env, t->pid, &t->ps, r) == 0;
+		t->perf_started = perf_window_start(env, s->pid, &t->ps, r) == 0;
 	e = snapshot_take(env, pass, &before);
 	if (!e && t->perf_started && perf_window_on(&t->ps, r, &t->t_on))
 		t->perf_started = false; /* gone: its reason in r->perf_error */
@@ -411,27 +476,24 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 			 strerror(-e));
 		return e;
 	}
-	if (!e && write(t->down[1], "G", 1) != 1)
-		e = -EPIPE;
 	if (e) {
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
 		return e;
 	}
-	if (read_full(t->up[0], &rep, sizeof(rep))) {
-		snprintf(r->error, sizeof(r->error), "the sender died during the window");
-		return env->stop && *env->stop ? -EINTR : -EPIPE;
-	}
+	e = session_cmd(s, 'S', packets, &rep, r);
 	if (t->perf_started) /* and off right after it, before the settle wait */
 		perf_window_end(&t->ps, r, t->t_on);
-	if (t->prof_started && (e = perf_stat_enable(&t->prof, false))) {
-		snprintf(r->error, sizeof(r->error), "perf record did not stop sampling: %s",
-			 strerror(-e));
+	if (t->prof_started) {
+		int pe = perf_stat_enable(&t->prof, false);
+
+		if (pe && !e) {
+			snprintf(r->error, sizeof(r->error), "perf record did not stop sampling: %s",
+				 strerror(-pe));
+			e = pe;
+		}
+	}
+	if (e)
 		return e;
-	}
-	if (rep.err) {
-		snprintf(r->error, sizeof(r->error), "the sender failed: %s", strerror(-rep.err));
-		return rep.err;
-	}
 	settle(env);
 	if (t->remote_insns && (e = dut_insns(env->dut, false, &t->di, r->error,
 					      sizeof(r->error))))
@@ -464,12 +526,9 @@ static int trial_window(const struct trial_env *env, enum trial_pass pass,
 	return 0;
 }
 
-/* Whatever the trial still holds: perf stopped, the sender reaped (killed first when
- * the trial failed), the pipes closed. */
-static void trial_state_end(struct trial_state *t, int e)
+/* Whatever the window still holds: perf stopped, a guest's window figures freed. */
+static void window_state_end(struct window_state *t)
 {
-	int status;
-
 	if (t->di.funcs) { /* a window the result did not take */
 		insn_funcs_free(t->di.funcs);
 		free(t->di.funcs);
@@ -479,19 +538,6 @@ static void trial_state_end(struct trial_state *t, int e)
 		perf_stat_abort(&t->ps);
 	if (t->prof_started)
 		perf_stat_abort(&t->prof);
-	if (t->pid > 0) {
-		if (e)
-			kill(t->pid, SIGKILL);
-		while (waitpid(t->pid, &status, 0) < 0 && errno == EINTR)
-			;
-		trial_child_pid = 0;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (t->up[i] >= 0)
-			close(t->up[i]);
-		if (t->down[i] >= 0)
-			close(t->down[i]);
-	}
 }
 
 void trial_result_release(struct trial_result *r)
@@ -503,25 +549,50 @@ void trial_result_release(struct trial_result *r)
 	}
 }
 
+int trial_session_window(struct trial_session *s, enum drop_mode mode, uint64_t packets,
+			 uint64_t warmup, struct trial_result *r)
+{
+	struct window_state t = { 0 };
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	r->mode = mode;
+	r->pass = s->pass;
+	if (s->broken) {
+		snprintf(r->error, sizeof(r->error), "the sender is gone");
+		return -EPIPE;
+	}
+	e = dut_attach(s->env->dut, mode, s->env->port, &r->prog_id, r->kernel_mode, r->error,
+		       sizeof(r->error));
+	if (e)
+		return e;
+	r->attach_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	e = measured_window(s, packets, warmup, &t, r);
+	window_state_end(&t);
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	dut_detach(s->env->dut);
+	r->detach_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	if (!e && s->env->stop && *s->env->stop)
+		e = -EINTR;
+	return e;
+}
+
 int trial_run(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
 	      uint64_t packets, struct trial_result *r)
 {
-	struct trial_state t = { .up = { -1, -1 }, .down = { -1, -1 }, .pid = -1 };
+	struct trial_session s;
 	int e;
 
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
 	r->pass = pass;
-	e = dut_attach(env->dut, mode, env->port, &r->prog_id, r->kernel_mode, r->error,
-		       sizeof(r->error));
+	e = trial_session_open(env, pass, &s, r->error, sizeof(r->error));
 	if (e)
 		return e;
-	e = sender_fork(env, pass, packets, &t, r);
-	if (!e)
-		e = trial_window(env, pass, &t, r);
-	trial_state_end(&t, e);
-	dut_detach(env->dut);
-	if (!e && env->stop && *env->stop)
-		e = -EINTR;
+	e = trial_session_window(&s, mode, packets, env->warmup, r);
+	if (e)
+		s.broken = true;
+	trial_session_close(&s);
 	return e;
 }

@@ -51,6 +51,8 @@ struct trial_env {
 	int sender_cpu;                  /* CPU the sender is pinned to, -1 none */
 	uint64_t warmup;                 /* packets sent before the window */
 	uint64_t rate_pps;               /* 0: as fast as possible */
+	unsigned int settle_ms;          /* the settle wait's poll, ms: counters unchanged
+					  * over one poll end it; 0: 20 (a guest 100) */
 	volatile int *stop;              /* set by a signal handler: abandon the trial */
 	/* timing pass: perf events counted by `perf stat` over the window, on the threads
 	 * whose CPU time is cpu_ns_per_pkt (perf_stat.h); perf_nevents 0: none */
@@ -92,6 +94,8 @@ struct trial_result {
 	int64_t unexplained;      /* sent - pkts_at_dut - lost before the DUT */
 	bool valid;               /* |unexplained| <= 0.1% of sent */
 	uint64_t wall_ns;         /* the sender's window, ns */
+	uint64_t attach_ns, detach_ns; /* the attach before and the detach after the window
+					* (outside it), ns of wall time */
 	uint64_t sender_cpu_ns;   /* the sender thread's CPU time, ns */
 	uint64_t softirq_cpu_ns;  /* ksoftirqd/napi threads' CPU time on the DUT's machine, ns */
 	uint64_t cpus_busy_ns;    /* all CPUs' busy time on the DUT's machine, ns (/proc/stat,
@@ -139,6 +143,32 @@ struct trial_result {
 
 /* The sender child of the trial under way (0: none), for a signal handler to kill. */
 extern volatile pid_t trial_child_pid;
+
+/* A trial session: one sender child kept alive across many windows (the timing pass's
+ * alternation: no fork, no sender set-up, per window). */
+struct trial_session {
+	const struct trial_env *env;
+	enum trial_pass pass;
+	int up, down;  /* pipes: sender -> here (reports), here -> sender (commands) */
+	pid_t pid;     /* the sender child */
+	bool broken;   /* the sender failed or died: only close is left */
+};
+
+/* trial_session_open - fork the sender child into env->snd_netns, pinned to
+ * env->sender_cpu, with its sender open. Returns 0, -EINTR when stopped, or -errno
+ * with a sentence in @err. */
+int trial_session_open(const struct trial_env *env, enum trial_pass pass,
+		       struct trial_session *s, char *err, size_t errlen);
+
+/* trial_session_window - one window of @mode: attach, @warmup packets (0: none), settle,
+ * snapshot, @packets packets, settle, snapshot, detach; attach and detach are outside the
+ * window (their wall time in r->attach_ns, r->detach_ns). Returns as trial_run; after an
+ * error other than an invalid result the session is broken. */
+int trial_session_window(struct trial_session *s, enum drop_mode mode, uint64_t packets,
+			 uint64_t warmup, struct trial_result *r);
+
+/* trial_session_close - the sender told to quit (killed when broken) and reaped. */
+void trial_session_close(struct trial_session *s);
 
 /* trial_run - run one trial of @mode in @pass with @packets packets in the window.
  * Returns 0 (the result may still be !valid), -EINTR when *env->stop was set, or
