@@ -458,6 +458,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	p.o = (struct run_opts){
 		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
 		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
+		.timing_budget_s = 30, .target_halfwidth = 0.005,
 		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,

@@ -33,6 +33,7 @@
 #include "trial.h"
 #include "run_json.h"
 #include "run_insns.h"
+#include "run_timing.h"
 
 #include "report.h" /* RUN_SCHEMA */
 #include "run_internal.h"
@@ -235,6 +236,7 @@ struct run_ctx {
 	bool topology_tried;        /* its script's `up` ran: `down` runs at the end */
 	struct trial_env env;
 	struct run_insns insns;     /* the plugin's per-arm profiles and self-check */
+	struct timing_plan plan;    /* the timing pass's schedule */
 	char share[PATH_MAX];       /* virtio under icount: the run directory, shared */
 	struct dut_counters_info ci;
 	bool counters_open;
@@ -378,6 +380,12 @@ static int run_trial_env(struct run_ctx *c)
 		for (int i = 0; i < env->vcpus.n; i++)
 			keep_off_cpu(env->vcpus.pid[i], o->sender_cpu);
 	}
+	/* veth: the receive path the sender starts runs on the sender's CPU (netif_rx's
+	 * backlog and veth's NAPI are that CPU's), in its context or its ksoftirqd, or in a
+	 * threaded NAPI's thread: the other CPUs' ksoftirqd run other work (this process's
+	 * deferred frees after a detach among it), not the packets' */
+	if (!c->remote && o->sender_cpu >= 0)
+		softirq_tasks_find_cpu(o->sender_cpu, &c->dut.softirq);
 	env->snd_netns = c->topo.snd_ns;
 	env->snd_dev = c->topo.snd_dev;
 	env->veth_pair = !c->remote;
@@ -449,7 +457,7 @@ static void napi_threads_pin(struct run_ctx *c)
 				o->sender_cpu, strerror(errno));
 	}
 	/* its CPU time is the packets' cost too */
-	softirq_tasks_find(&c->dut.softirq);
+	softirq_tasks_find_cpu(o->sender_cpu, &c->dut.softirq);
 }
 
 /* Phase 4 (veth): NAPI on the DUT's veth where the run needs it: GRO on for XDP frames
@@ -742,6 +750,68 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 	return run_stopped() ? -EINTR : 0;
 }
 
+/* The timing pass as an alternation of short windows (run_timing.h): one sender for the
+ * whole pass, the noise measured and the schedule chosen, then every block's trials (one
+ * per arm: its windows summed, listed in the trial's "windows"). Returns as
+ * run_pass_rep. */
+static int run_timing_alternating(struct run_ctx *c)
+{
+	const struct run_opts *o = &c->o;
+	struct trial_session s;
+	uint64_t t0;
+	int e;
+
+	cpu_set_t saved_cpus;
+	bool pinned = false;
+
+	c->env.settle_us = c->remote ? 10000 : 500;
+	c->env.perf_nevents = 0; /* XXX */
+	/* each mode's program loaded once, not per window (a local DUT) */
+	dut_keep_programs(&c->dut, true);
+	/* this process (attach, detach, snapshots) off the sender's CPU: the work it leaves
+	 * behind there (RCU callbacks, deferred frees) would run inside the next window */
+	if (!o->threaded_napi && o->sender_cpu >= 0 &&
+	    !sched_getaffinity(0, sizeof(saved_cpus), &saved_cpus))
+		pinned = !keep_off_cpu(0, o->sender_cpu);
+	e = trial_session_open(&c->env, PASS_TIMING, &s, c->why, sizeof(c->why));
+	if (!e)
+		e = timing_calibrate(o, &s, &c->plan, c->why, sizeof(c->why));
+	if (!e)
+		json_object_set_new(c->run, "timing_schedule", timing_plan_json(&c->plan));
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	for (int b = 0; !e && b < c->plan.blocks && !run_stopped(); b++) {
+		struct trial_result agg[RUN_MAX_MODES];
+		json_t *win[RUN_MAX_MODES];
+
+		e = timing_block(o, &s, &c->plan, b, t0, agg, win, c->why, sizeof(c->why));
+		for (int a = 0; !e && a < o->nmodes; a++) {
+			json_t *t = trial_json(&agg[a], arm_label(o, a), b, c->seq++, &c->ci.plan,
+					       c->time_key);
+
+			json_object_set_new(t, "windows", win[a]);
+			json_array_append_new(c->trials, t);
+			progress_line(&c->prog, &agg[a], arm_label(o, a), b, c->plan.blocks,
+				      &c->ci.plan);
+		}
+	}
+	trial_session_close(&s);
+	dut_keep_programs(&c->dut, false);
+	if (pinned)
+		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);
+	c->env.settle_us = 0;
+	if (e == -EINTR || run_stopped())
+		return -EINTR;
+	if (e) {
+		char w[sizeof(c->why)];
+
+		snprintf(w, sizeof(w), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "the timing pass failed: %s", w);
+		fprintf(stderr, "xdptc: %s\n", c->why);
+		return -EIO;
+	}
+	return 0;
+}
+
 /* Phase 8: the passes (timing, count, bpfstats, profile), each repeated with its arms
  * interleaved. Returns 0, -EINTR when stopped, or -EIO (c->why). */
 static int run_passes(struct run_ctx *c)
@@ -788,7 +858,10 @@ static int run_passes(struct run_ctx *c)
 			}
 			c->counters_open = true;
 		}
-		for (int rep = 0; rep < pass_reps(o, p) && !e; rep++)
+		if (p == PASS_TIMING && c->plan.alternating)
+			e = run_timing_alternating(c);
+		for (int rep = 0; rep < pass_reps(o, p) && !e && !(p == PASS_TIMING &&
+								  c->plan.alternating); rep++)
 			e = run_pass_rep(c, p, rep);
 		if (stats_on)
 			dut_bpf_stats(&c->dut, false);
@@ -866,6 +939,8 @@ int run_main(const struct run_opts *opts)
 	c->icount_dut = c->remote && opts->engine == ENGINE_ICOUNT;
 	c->icount_clock = c->icount_dut || opts->inside_icount;
 	c->time_key = c->icount_clock ? "guest_instructions_per_pkt" : "cpu_ns_per_pkt";
+	c->plan.alternating = opts->schedule == SCHEDULE_ALTERNATING ||
+			      (opts->schedule == SCHEDULE_AUTO && !c->icount_clock);
 	if (run_prepare(c) || run_stopped() || run_topology_up(c) || run_trial_env(c))
 		goto out;
 	run_veth_napi(c);

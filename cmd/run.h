@@ -17,6 +17,10 @@
 /* where the experiment runs: on this machine, or inside a qemu icount guest */
 enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };
 
+/* the timing pass's schedule: auto is alternating on the host engine, classic in an
+ * icount guest (whose clock has next to no noise) */
+enum run_schedule { SCHEDULE_AUTO = 0, SCHEDULE_ALTERNATING, SCHEDULE_CLASSIC };
+
 struct run_opts {
 	const char *topology;      /* "veth" or "virtio" */
 	const char *topologies_dir; /* where veth.sh lives */
@@ -63,6 +67,12 @@ struct run_opts {
 	int quiet;
 	int held_lock;             /* > 0: the run lock is held already on this inherited fd
 				    * (`xdptc matrix` runs its runs under its own lock) */
+	int schedule;              /* enum run_schedule: the timing pass's */
+	double window_ms;          /* alternating: the window's length, ms; 0: chosen from
+				    * the noise */
+	double timing_budget_s;    /* alternating: the timing pass's time, s (default 30) */
+	double target_halfwidth;   /* alternating: the A/A half-width the rounds aim at
+				    * (default 0.005: 0.5%) */
 	const char *pmu_events;    /* perf events counted by perf stat in the timing pass, a
 				    * comma list as perf spells them (default
 				    * "cycles,instructions"); "" none */

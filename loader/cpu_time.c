@@ -58,6 +58,31 @@ int softirq_tasks_find(struct softirq_tasks *t)
 	return threads_by_comm("/proc", p, t);
 }
 
+int softirq_tasks_find_cpu(int cpu, struct softirq_tasks *t)
+{
+	char want[32];
+	const char *const p[] = { want, "napi/", NULL };
+
+	snprintf(want, sizeof(want), "ksoftirqd/%d", cpu);
+	threads_by_comm("/proc", p, t);
+	/* "ksoftirqd/1" is a prefix of "ksoftirqd/10": keep the exact one */
+	for (int i = 0; i < t->n; i++) {
+		char path[64], comm[32] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", t->pid[i]);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = '\0';
+			fclose(f);
+		}
+		comm[strcspn(comm, "\n")] = '\0';
+		if (!strncmp(comm, "ksoftirqd/", 10) && strcmp(comm, want))
+			t->pid[i--] = t->pid[--t->n];
+	}
+	return t->n;
+}
+
 int napi_threads_find(const char *dev, struct softirq_tasks *t)
 {
 	char want[64];

@@ -24,6 +24,12 @@ uint64_t clock_ns(clockid_t clk);
 /* softirq_tasks_find - list the ksoftirqd/N and napi/... threads now running. Returns n. */
 int softirq_tasks_find(struct softirq_tasks *t);
 
+/* softirq_tasks_find_cpu - the ksoftirqd thread of CPU @cpu and every napi/... thread:
+ * the threads that can run a veth receive path the sender on @cpu started (the backlog
+ * of netif_rx and veth's NAPI run on the CPU that raised them; a threaded NAPI anywhere).
+ * Returns n. */
+int softirq_tasks_find_cpu(int cpu, struct softirq_tasks *t);
+
 /* napi_threads_find - the threaded-NAPI kernel threads of device @dev ("napi/DEV-N",
  * compared over the 15 characters a comm holds). Returns n. */
 int napi_threads_find(const char *dev, struct softirq_tasks *t);

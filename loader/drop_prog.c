@@ -422,3 +422,160 @@ int prog_run_stats(int prog_fd, uint64_t *run_time_ns, uint64_t *run_cnt)
 	*run_cnt = info.run_cnt;
 	return 0;
 }
+
+/* The hooks before and at @mode's place, read through netlink and the bpf syscall: no
+ * XDP program on the device, no tcx program on its ingress, for tc our filter's place
+ * free. Returns 0, or -EBUSY with a sentence. */
+static int quick_rx_check(int ifindex, const char *dev, enum drop_mode mode, char *err,
+			  size_t errlen)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, xq);
+	__u32 cnt = 0;
+
+	if (!bpf_xdp_query(ifindex, 0, &xq) && xq.prog_id) {
+		snprintf(err, errlen, "an XDP program (id %u) is on %s now, not attached by this run: "
+			 "it would see the frames first", xq.prog_id, dev);
+		return -EBUSY;
+	}
+	if (mode != MODE_XDPDRV && mode != MODE_XDPGENERIC &&
+	    !bpf_prog_query(ifindex, BPF_TCX_INGRESS, 0, NULL, NULL, &cnt) && cnt) {
+		snprintf(err, errlen, "%u tcx program(s) are on %s's ingress now, not attached by "
+			 "this run: they would see the frames first", cnt, dev);
+		return -EBUSY;
+	}
+	if (mode == MODE_TC) {
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
+		LIBBPF_OPTS(bpf_tc_opts, q, .handle = XDPTC_TC_HANDLE, .priority = XDPTC_TC_PRIO);
+
+		if (!bpf_tc_query(&hook, &q)) {
+			snprintf(err, errlen, "a filter (program id %u) holds xdptc's place on %s's "
+				 "clsact ingress now", q.prog_id, dev);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+int drop_attach_kept(struct drop_keep *k, const char *ifname, enum drop_mode mode,
+		     uint16_t port, struct drop_attachment *out, char *err, size_t errlen)
+{
+	int e;
+
+	if (mode >= MODE_NR || mode == MODE_NONE || !k->skel[mode]) {
+		e = drop_attach(ifname, mode, port, out, err, errlen);
+		if (e || mode == MODE_NONE || mode >= MODE_NR)
+			return e;
+		/* the program moves into the keep; a clsact made for it stays */
+		k->skel[mode] = out->skel;
+		k->prog_fd[mode] = out->prog_fd;
+		k->verdicts_fd[mode] = out->verdicts_fd;
+		k->prog_id[mode] = out->prog_id;
+		snprintf(k->prog_tag[mode], sizeof(k->prog_tag[mode]), "%s", out->prog_tag);
+		out->skel = NULL;
+		if (out->created_clsact) {
+			k->clsact_ifindex = out->ifindex;
+			snprintf(k->dev, sizeof(k->dev), "%s", ifname);
+			out->created_clsact = false;
+		}
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	out->mode = mode;
+	out->link_fd = -1;
+	out->ifindex = (int)if_nametoindex(ifname);
+	snprintf(out->dev, sizeof(out->dev), "%s", ifname);
+	if (!out->ifindex) {
+		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
+		return -ENODEV;
+	}
+	out->netns_cookie = netns_current_cookie();
+	out->prog_fd = k->prog_fd[mode];
+	out->verdicts_fd = k->verdicts_fd[mode];
+	out->prog_id = k->prog_id[mode];
+	snprintf(out->prog_tag, sizeof(out->prog_tag), "%s", k->prog_tag[mode]);
+	err[0] = '\0';
+	if ((e = quick_rx_check(out->ifindex, ifname, mode, err, errlen)))
+		return e;
+	bpf_log_clear();
+	if (mode == MODE_TC) {
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = out->ifindex,
+			    .attach_point = BPF_TC_INGRESS);
+		LIBBPF_OPTS(bpf_tc_opts, opts, .handle = XDPTC_TC_HANDLE, .priority = XDPTC_TC_PRIO,
+			    .prog_fd = out->prog_fd);
+
+		e = bpf_tc_hook_create(&hook);
+		if (e && e != -EEXIST) {
+			set_err(err, errlen, "creating the clsact qdisc failed", e);
+			return e;
+		}
+		if (!e && !k->clsact_ifindex) {
+			k->clsact_ifindex = out->ifindex;
+			snprintf(k->dev, sizeof(k->dev), "%s", ifname);
+		}
+		out->tc_handle = XDPTC_TC_HANDLE;
+		out->tc_prio = XDPTC_TC_PRIO;
+		e = bpf_tc_attach(&hook, &opts);
+		if (e)
+			set_err(err, errlen, "attaching the cls_bpf filter to clsact ingress failed", e);
+		return e;
+	}
+	{
+		LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = xdp_flags_for(mode));
+		bool xdp = mode == MODE_XDPDRV || mode == MODE_XDPGENERIC;
+
+		out->link_fd = bpf_link_create(out->prog_fd, out->ifindex,
+					       xdp ? BPF_XDP : BPF_TCX_INGRESS, xdp ? &lo : NULL);
+		if (out->link_fd < 0) {
+			e = out->link_fd;
+			out->link_fd = -1;
+			set_err(err, errlen, xdp ? "attaching the XDP program again failed"
+						 : "attaching to tcx ingress again failed", e);
+			return e;
+		}
+		out->link_id = link_id_of(out->link_fd);
+	}
+	return 0;
+}
+
+int drop_detach_kept(struct drop_attachment *a)
+{
+	int e = 0;
+
+	if (a->skel) /* the first attach of a mode held its own until the keep took it */
+		return drop_detach(a);
+	if (a->mode == MODE_TC) {
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex, .attach_point = BPF_TC_INGRESS);
+		LIBBPF_OPTS(bpf_tc_opts, q, .handle = a->tc_handle, .priority = a->tc_prio);
+		LIBBPF_OPTS(bpf_tc_opts, d, .handle = a->tc_handle, .priority = a->tc_prio);
+
+		if (bpf_tc_query(&hook, &q) || q.prog_id != a->prog_id)
+			return 0; /* not ours any more: left alone */
+		e = bpf_tc_detach(&hook, &d);
+	} else if (a->link_fd >= 0) {
+		e = bpf_link_detach(a->link_fd);
+	}
+	if (a->link_fd >= 0)
+		close(a->link_fd);
+	a->link_fd = -1;
+	return e == -ENOENT ? 0 : e;
+}
+
+void drop_keep_release(struct drop_keep *k)
+{
+	for (int m = 0; m < MODE_NR; m++) {
+		if (!k->skel[m])
+			continue;
+		if (m == MODE_TC || m == MODE_TCX)
+			tc_drop_bpf__destroy(k->skel[m]);
+		else
+			xdp_drop_bpf__destroy(k->skel[m]);
+		k->skel[m] = NULL;
+	}
+	if (k->clsact_ifindex > 0 && drop_clsact_filters(k->dev) == 0) {
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = k->clsact_ifindex,
+			    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+
+		bpf_tc_hook_destroy(&hook);
+	}
+	k->clsact_ifindex = 0;
+}

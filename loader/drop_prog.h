@@ -61,8 +61,43 @@ struct drop_attachment {
 	uint32_t link_id;
 	uint32_t tc_handle, tc_prio; /* tc: the filter's place */
 	bool created_clsact;   /* tc: xdptc made the clsact qdisc for it */
-	void *skel;            /* struct xdp_drop_bpf * or struct tc_drop_bpf * */
+	void *skel;            /* struct xdp_drop_bpf * or struct tc_drop_bpf *; NULL when
+				* the program belongs to a struct drop_keep */
 };
+
+/*
+ * Programs kept loaded across many attaches (the timing pass's alternation of short
+ * windows: loading and verifying a program, and reading the receive path with `tc`,
+ * take longer than a window). The first attach of each mode is drop_attach's, with the
+ * full check of the receive path; later ones attach the same program again after a
+ * check through netlink and the bpf syscall only: no XDP program on the device, no tcx
+ * program on its ingress, our filter's place free. A clsact qdisc the first tc attach
+ * made stays between windows (empty outside tc windows; a packet of another mode that
+ * reaches it pays one lookup of an empty filter list) and goes in drop_keep_release,
+ * when it holds no filter.
+ */
+struct drop_keep {
+	void *skel[MODE_NR];
+	int prog_fd[MODE_NR], verdicts_fd[MODE_NR];
+	uint32_t prog_id[MODE_NR];
+	char prog_tag[MODE_NR][17];
+	char kernel_mode[MODE_NR][16]; /* as the kernel reported it after the first attach */
+	int clsact_ifindex;            /* > 0: the clsact qdisc made here, kept */
+	char dev[16];
+};
+
+/* drop_attach_kept - drop_attach with the program of @mode kept in @k (loaded on its
+ * first use). Returns as drop_attach. */
+int drop_attach_kept(struct drop_keep *k, const char *ifname, enum drop_mode mode,
+		     uint16_t port, struct drop_attachment *out, char *err, size_t errlen);
+
+/* drop_detach_kept - detach what drop_attach_kept attached; the program stays loaded, a
+ * kept clsact qdisc stays. Returns 0 or -errno. */
+int drop_detach_kept(struct drop_attachment *a);
+
+/* drop_keep_release - unload @k's programs, remove the clsact qdisc it kept when no
+ * filter sits on it (in the device's namespace: the caller's). */
+void drop_keep_release(struct drop_keep *k);
 
 /*
  * drop_attach - load the drop program for @mode with UDP port @port and attach it to

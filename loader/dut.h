@@ -73,6 +73,7 @@ struct dut {
 	/* local */
 	const char *netns, *dev;
 	struct drop_attachment att;
+	struct drop_keep *keep;     /* programs kept loaded between attaches (dut_keep_programs) */
 	struct skb_counters counters;
 	int stats_fd;
 	struct softirq_tasks softirq;
@@ -98,6 +99,12 @@ int dut_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint32_t *prog
 
 /* dut_detach - detach what dut_attach attached. Returns 0 or -errno. */
 int dut_detach(struct dut *d);
+
+/* dut_keep_programs - @on: from now on each mode's program stays loaded between
+ * attaches (struct drop_keep, drop_prog.h); off: they are unloaded and a clsact qdisc
+ * kept for them removed. A local DUT only (a guest's agent loads per attach): returns 0,
+ * or -EOPNOTSUPP for a remote one, -ENOMEM. */
+int dut_keep_programs(struct dut *d, bool on);
 
 /* dut_snapshot - read every figure of @pass. Returns 0 or -errno. */
 int dut_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s);

@@ -36,18 +36,24 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 		snprintf(err, errlen, "cannot enter namespace %s: %s", d->netns, strerror(-e));
 		return e;
 	}
-	e = drop_attach(d->dev, mode, port, &d->att, err, errlen);
+	e = d->keep ? drop_attach_kept(d->keep, d->dev, mode, port, &d->att, err, errlen)
+		    : drop_attach(d->dev, mode, port, &d->att, err, errlen);
 	if (!e) {
 		char qerr[256];
 
 		d->attached = true;
 		*prog_id = d->att.prog_id;
 		snprintf(kernel_mode, 16, "%s", mode == MODE_NONE ? "none" : "?");
-		/* the mode as the kernel reports the program now on the device */
-		if (mode != MODE_NONE && !rx_path_read(d->dev, &p, qerr, sizeof(qerr)))
+		/* the mode as the kernel reports the program now on the device (a kept
+		 * program: as it reported it at its first attach) */
+		if (d->keep && mode < MODE_NR && d->keep->kernel_mode[mode][0])
+			snprintf(kernel_mode, 16, "%s", d->keep->kernel_mode[mode]);
+		else if (mode != MODE_NONE && !rx_path_read(d->dev, &p, qerr, sizeof(qerr)))
 			for (int i = 0; i < p.n; i++)
 				if (p.occ[i].prog_id == d->att.prog_id)
 					snprintf(kernel_mode, 16, "%s", p.occ[i].mode);
+		if (d->keep && mode < MODE_NR && strcmp(kernel_mode, "?"))
+			snprintf(d->keep->kernel_mode[mode], 16, "%s", kernel_mode);
 	}
 	netns_return(saved);
 	return e;
@@ -65,7 +71,7 @@ static int local_detach(struct dut *d)
 		d->attached = false;
 		return e;
 	}
-	e = drop_detach(&d->att);
+	e = d->keep ? drop_detach_kept(&d->att) : drop_detach(&d->att);
 	netns_return(saved);
 	d->attached = false;
 	return e;
@@ -185,7 +191,7 @@ static int local_hello(struct dut *d, char *kernel, size_t len)
 
 static void local_close(struct dut *d)
 {
-	(void)d;
+	dut_keep_programs(d, false);
 }
 
 /* The plugin's window, opened and closed by this process (the agent in an icount

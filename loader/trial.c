@@ -107,9 +107,9 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 	_exit(0);
 }
 
-static void sleep_ms(unsigned int ms)
+static void sleep_us(unsigned int us)
 {
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000L };
 
 	nanosleep(&ts, NULL);
 }
@@ -148,13 +148,13 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 }
 
 /* Wait until the DUT's counters stop moving (packets still in rings, backlogs or a
- * guest's queue): unchanged over one poll of env->settle_ms (default 20 ms, a guest
+ * guest's queue): unchanged over one poll of env->settle_us (default 20 ms, a guest
  * 100 ms), at most 2 s (veth) or 10 s (a guest). */
 static void settle(const struct trial_env *env)
 {
 	uint64_t last = UINT64_MAX;
-	int ms = env->settle_ms ? (int)env->settle_ms : dut_is_remote(env->dut) ? 100 : 20;
-	int rounds = (dut_is_remote(env->dut) ? 10000 : 2000) / ms;
+	int us = env->settle_us ? (int)env->settle_us : dut_is_remote(env->dut) ? 100000 : 20000;
+	int rounds = (dut_is_remote(env->dut) ? 10000000 : 2000000) / us;
 
 	for (int i = 0; i < rounds; i++) {
 		struct dut_snapshot s;
@@ -167,7 +167,7 @@ static void settle(const struct trial_env *env)
 		if (now == last)
 			return;
 		last = now;
-		sleep_ms((unsigned int)ms);
+		sleep_us((unsigned int)us);
 	}
 }
 
@@ -549,10 +549,8 @@ void trial_result_release(struct trial_result *r)
 	}
 }
 
-int trial_session_window(struct trial_session *s, enum drop_mode mode, uint64_t packets,
-			 uint64_t warmup, struct trial_result *r)
+int trial_session_attach(struct trial_session *s, enum drop_mode mode, struct trial_result *r)
 {
-	struct window_state t = { 0 };
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 	int e;
 
@@ -565,16 +563,56 @@ int trial_session_window(struct trial_session *s, enum drop_mode mode, uint64_t 
 	}
 	e = dut_attach(s->env->dut, mode, s->env->port, &r->prog_id, r->kernel_mode, r->error,
 		       sizeof(r->error));
-	if (e)
-		return e;
+	if (!e) {
+		s->mode = mode;
+		s->prog_id = r->prog_id;
+		snprintf(s->kernel_mode, sizeof(s->kernel_mode), "%s", r->kernel_mode);
+	}
 	r->attach_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	return e;
+}
+
+int trial_session_measure(struct trial_session *s, uint64_t packets, uint64_t warmup,
+			  struct trial_result *r)
+{
+	struct window_state t = { 0 };
+	uint64_t attach_ns = r->attach_ns;
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	r->mode = s->mode;
+	r->pass = s->pass;
+	r->prog_id = s->prog_id;
+	r->attach_ns = attach_ns;
+	snprintf(r->kernel_mode, sizeof(r->kernel_mode), "%s", s->kernel_mode);
+	if (s->broken) {
+		snprintf(r->error, sizeof(r->error), "the sender is gone");
+		return -EPIPE;
+	}
 	e = measured_window(s, packets, warmup, &t, r);
 	window_state_end(&t);
-	t0 = clock_ns(CLOCK_MONOTONIC);
-	dut_detach(s->env->dut);
-	r->detach_ns = clock_ns(CLOCK_MONOTONIC) - t0;
 	if (!e && s->env->stop && *s->env->stop)
 		e = -EINTR;
+	return e;
+}
+
+uint64_t trial_session_detach(struct trial_session *s)
+{
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+
+	dut_detach(s->env->dut);
+	return clock_ns(CLOCK_MONOTONIC) - t0;
+}
+
+int trial_session_window(struct trial_session *s, enum drop_mode mode, uint64_t packets,
+			 uint64_t warmup, struct trial_result *r)
+{
+	int e = trial_session_attach(s, mode, r);
+
+	if (e)
+		return e;
+	e = trial_session_measure(s, packets, warmup, r);
+	r->detach_ns = trial_session_detach(s);
 	return e;
 }
 

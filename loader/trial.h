@@ -51,8 +51,8 @@ struct trial_env {
 	int sender_cpu;                  /* CPU the sender is pinned to, -1 none */
 	uint64_t warmup;                 /* packets sent before the window */
 	uint64_t rate_pps;               /* 0: as fast as possible */
-	unsigned int settle_ms;          /* the settle wait's poll, ms: counters unchanged
-					  * over one poll end it; 0: 20 (a guest 100) */
+	unsigned int settle_us;          /* the settle wait's poll, us: counters unchanged
+					  * over one poll end it; 0: 20 ms (a guest 100 ms) */
 	volatile int *stop;              /* set by a signal handler: abandon the trial */
 	/* timing pass: perf events counted by `perf stat` over the window, on the threads
 	 * whose CPU time is cpu_ns_per_pkt (perf_stat.h); perf_nevents 0: none */
@@ -152,6 +152,9 @@ struct trial_session {
 	int up, down;  /* pipes: sender -> here (reports), here -> sender (commands) */
 	pid_t pid;     /* the sender child */
 	bool broken;   /* the sender failed or died: only close is left */
+	enum drop_mode mode;  /* what the last attach attached */
+	uint32_t prog_id;
+	char kernel_mode[16];
 };
 
 /* trial_session_open - fork the sender child into env->snd_netns, pinned to
@@ -166,6 +169,20 @@ int trial_session_open(const struct trial_env *env, enum trial_pass pass,
  * error other than an invalid result the session is broken. */
 int trial_session_window(struct trial_session *s, enum drop_mode mode, uint64_t packets,
 			 uint64_t warmup, struct trial_result *r);
+
+/* trial_session_attach - attach @mode to the DUT (r->attach_ns, r->prog_id,
+ * r->kernel_mode set; the rest of @r zeroed). Returns 0 or -errno with r->error. */
+int trial_session_attach(struct trial_session *s, enum drop_mode mode, struct trial_result *r);
+
+/* trial_session_measure - one window with what is attached now (several may follow one
+ * attach: the noise calibration's back-to-back windows); r->attach_ns is kept. Returns
+ * as trial_session_window. */
+int trial_session_measure(struct trial_session *s, uint64_t packets, uint64_t warmup,
+			  struct trial_result *r);
+
+/* trial_session_detach - detach what trial_session_attach attached. Returns its wall
+ * time, ns. */
+uint64_t trial_session_detach(struct trial_session *s);
 
 /* trial_session_close - the sender told to quit (killed when broken) and reaped. */
 void trial_session_close(struct trial_session *s);

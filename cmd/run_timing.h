@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_timing.h: the host engine's timing pass as a fast alternation of short windows,
+ * its schedule chosen from this machine's own noise (docs/method.md, "The timing
+ * schedule").
+ *
+ * 1. Noise: the baseline arm attached once, back-to-back windows of about SLOT_MS each
+ *    for about CAL_MS; from them, for each candidate window length L (a run of
+ *    consecutive slots), the spread of the log ratio of two adjacent windows of length L
+ *    (1.4826 x its median absolute deviation: a robust standard deviation) and the
+ *    lag-1 autocorrelation of the windows' values. The per-window overhead (attach,
+ *    warm-up, settle waits, snapshots, detach) is timed on every arm's mode.
+ * 2. Schedule: L minimizing sd(L)^2 x (L + overhead), the variance of a paired ratio per
+ *    second of run; the rounds (each arm once per round) for the target half-width,
+ *    capped by the time budget; rounds grouped into blocks (the repetitions), in
+ *    counterbalanced pairs of rounds (a shuffled order, then its reverse).
+ * 3. Each block gives one trial per arm: the sums over that arm's windows in the block.
+ *    Trials are paired by block, and the interval is computed over blocks, whose length
+ *    (seconds) is many times the noise's correlation time: adjacent windows are not
+ *    independent, blocks are.
+ */
+#ifndef XDPTC_RUN_TIMING_H
+#define XDPTC_RUN_TIMING_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run.h"
+#include "trial.h"
+
+#define TIMING_MAX_LENGTHS 4  /* window lengths tried: 1, 2, 4, 8 slots */
+#define TIMING_MAX_LAGS 32    /* the structure function's lags, in windows */
+#define TIMING_MAX_PER_VISIT 8
+
+/* The calibration: the baseline arm's time metric in back-to-back slots, and from them
+ * the structure function D(L, tau): the robust spread of ln(y(t + tau) / y(t)) for windows
+ * of length L tau apart, the spread of one paired ratio. */
+struct timing_noise {
+	const char *mode;          /* the arm measured */
+	int slots;                 /* back-to-back windows measured (valid ones) */
+	double slot_ms;            /* their mean length, ms of wall time */
+	double slot_cycle_ms;      /* from one slot's start to the next's */
+	uint64_t slot_packets;
+	double wall_ns_per_pkt;    /* the sender's wall time per packet */
+	double span_ms;
+	double cv;                 /* robust coefficient of variation of the slots */
+	double ac[4];              /* autocorrelation of ln(slot) at lags 1, 2, 5, 10 slots */
+	int nlen;
+	struct timing_noise_len {
+		int slots;                    /* slots per window */
+		double window_ms;
+		int nlags;
+		double d[TIMING_MAX_LAGS];    /* D at lags 1..nlags windows */
+	} len[TIMING_MAX_LENGTHS];
+	double gap_ms;             /* between back-to-back windows (settle, snapshots) */
+	double overhead_ms_by_arm[RUN_MAX_MODES]; /* per visit outside its windows: attach,
+						   * warm-up, settle, snapshots, detach */
+};
+
+struct timing_plan {
+	bool alternating;          /* false: the classic schedule (one trial per arm per rep) */
+	double window_ms;          /* the window chosen */
+	const char *window_from;   /* "noise" (chosen from it) or "--window-ms" */
+	uint64_t window_packets;   /* packets per window */
+	uint64_t window_warmup;    /* packets after each attach, before its first window */
+	int per_visit;             /* windows per attach of an arm */
+	int blocks;                /* repetitions */
+	int rounds_per_block;      /* even: counterbalanced pairs of rounds */
+	int pairs_for_target;      /* window pairs the target half-width needs */
+	double pair_lag_ms;        /* the typical time between paired windows */
+	double pair_sd;            /* D at that lag: the spread of one paired ratio */
+	double target_halfwidth;   /* e.g. 0.005 */
+	double predicted_halfwidth;
+	double budget_s;           /* the pass's time budget */
+	double predicted_s;
+	struct timing_noise noise;
+};
+
+/* timing_calibrate - measure the noise and choose the schedule (above) through the open
+ * session @s (its pass PASS_TIMING). Prints what it found. Returns 0, -EINTR when
+ * stopped, or -errno with a sentence in @why. */
+int timing_calibrate(const struct run_opts *o, struct trial_session *s,
+		     struct timing_plan *p, char *why, size_t whylen);
+
+/* timing_plan_json - run.json's "timing_schedule": the noise and the choice. */
+json_t *timing_plan_json(const struct timing_plan *p);
+
+/* timing_block - block @block: its rounds (every arm visited once per round: attached,
+ * warmed up, per_visit windows, detached), each arm's windows summed into @agg[arm] (a
+ * trial_result of pass timing: packets, CPU time, conservation summed; valid only if
+ * every window was) and listed in @windows[arm] (a new object of arrays: start_ms from
+ * the pass's @t0_ns, pkts, cpu_ns (the time metric's numerator), valid; window i of
+ * every arm belongs to the same round). Returns 0, -EINTR, or -errno with the failure in
+ * @why. */
+int timing_block(const struct run_opts *o, struct trial_session *s,
+		 const struct timing_plan *p, int block, uint64_t t0_ns,
+		 struct trial_result agg[RUN_MAX_MODES], json_t *windows[RUN_MAX_MODES],
+		 char *why, size_t whylen);
+
+#endif
