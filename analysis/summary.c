@@ -9,6 +9,7 @@
 #include "metrics.h"
 #include "skb_counters_user.h"
 #include "stats.h"
+#include "window_delta.h"
 
 #define MAX_VALUES 1024
 #define PERF_METRICS_MAX 24
@@ -580,10 +581,14 @@ static json_t *delta_from_pairs(const char *metric, const char *a, const char *b
 	return o;
 }
 
-/* Paired delta of @metric, mode b against mode a, over timing repetitions. */
+/* Paired delta of @metric, mode b against mode a, over timing repetitions (an
+ * alternating pass's time metric: over its windows, window_delta.h). */
 static json_t *pair_delta(const json_t *run, const char *metric, const char *a, const char *b)
 {
 	double pa[MAX_VALUES], pb[MAX_VALUES];
+
+	if (!strcmp(metric, summary_time_metric(run)) && window_run(run))
+		return window_delta_json(run, metric, a, b);
 	size_t n = pair_by_rep(json_object_get(run, "trials"), metric, "timing", a, "timing", b,
 			       pa, pb);
 
@@ -1255,6 +1260,23 @@ static void render_header(const struct render_ctx *rc)
 		const json_t *rate = json_object_get(set, "rate_pps");
 		char r[48];
 
+		if (window_run(run))
+			fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; the count and "
+				     "BPF-statistics passes %s packets per trial after a warm-up of %s, "
+				     "%lld blocks of the timing pass (below) and %lld repetitions of "
+				     "the others, in shuffled order (seed %lld)\n",
+				str_or(json_string_value(json_object_get(set, "sender")), "?"),
+				json_integer_value(json_object_get(set, "sender_cpu")),
+				json_integer_value(rate) > 0
+					? (snprintf(r, sizeof(r), "paced at %s pps",
+						    fmt_count(c, sizeof(c), rate)), r)
+					: "unpaced",
+				fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+				fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+				json_integer_value(json_object_get(set, "reps")),
+				json_integer_value(json_object_get(set, "count_reps")),
+				json_integer_value(json_object_get(set, "seed")));
+		else
 		fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a "
 			     "warm-up of %s; %lld repetitions of the timing pass and %lld of the count "
 			     "and BPF-statistics passes, in shuffled order (seed %lld)\n",
@@ -1269,6 +1291,7 @@ static void render_header(const struct render_ctx *rc)
 			json_integer_value(json_object_get(set, "count_reps")),
 			json_integer_value(json_object_get(set, "seed")));
 	}
+	window_schedule_md(run, out);
 	header_time(rc);
 	header_sources(rc);
 }
@@ -1573,10 +1596,19 @@ static void render_deltas(const struct render_ctx *rc)
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");
 	} else {
-		fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its own "
-			     "mode; paired by repetition; interval of the median paired ratio from "
-			     "order statistics, with its exact coverage):\n\n",
-			str_or(json_string_value(json_object_get(s, "baseline")), "?"));
+		if (window_run(rc->run))
+			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
+				     "own mode; %s: window by window, in blocks, each block's "
+				     "Hodges-Lehmann estimate and the signed-rank interval over the "
+				     "blocks, with its exact coverage; other metrics paired by block, "
+				     "interval of the median paired ratio from order statistics):\n\n",
+				str_or(json_string_value(json_object_get(s, "baseline")), "?"),
+				summary_time_metric(rc->run));
+		else
+			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
+				     "own mode; paired by repetition; interval of the median paired "
+				     "ratio from order statistics, with its exact coverage):\n\n",
+				str_or(json_string_value(json_object_get(s, "baseline")), "?"));
 		fprintf(out, "| metric | A | B | delta (median) | interval (coverage) | per-pair range | "
 			     "pairs | verdict |\n");
 		fprintf(out, "|---|---|---|---|---|---|---|---|\n");
@@ -1585,7 +1617,7 @@ static void render_deltas(const struct render_ctx *rc)
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
 		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
-		char x[32], y[32], z[32], w[32], v[32];
+		char x[32], y[32], z[32], w[32], v[32], blk[32];
 		int pr;
 
 		fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
@@ -1603,11 +1635,13 @@ static void render_deltas(const struct render_ctx *rc)
 				 100 * json_number_value(json_object_get(d, "ci_coverage")));
 		else
 			snprintf(w, sizeof(w), "none below 6 pairs");
-		fprintf(out, "%s | %s | %s .. %s | %lld | %s |\n",
+		fprintf(out, "%s | %s | %s%s .. %s | %lld%s | %s |\n",
 			fmt_pct(v, sizeof(v), json_number_value(json_object_get(d, "rel_delta")), pr), w,
+			json_object_get(d, "blocks") ? "blocks " : "",
 			fmt_pct(x, sizeof(x), json_number_value(json_object_get(d, "pair_min")), pr),
 			fmt_pct(z, sizeof(z), json_number_value(json_object_get(d, "pair_max")), pr),
-			pairs,
+			pairs, json_object_get(d, "blocks") ? (snprintf(blk, sizeof(blk), " in %lld blocks",
+					json_integer_value(json_object_get(d, "blocks"))), blk) : "",
 			json_is_true(json_object_get(d, "aa_systematic"))
 				? "A/A arm: identical arms differ systematically"
 			: json_is_true(json_object_get(d, "aa")) ? "A/A arm: the noise floor"
@@ -1636,13 +1670,26 @@ static void render_deltas(const struct render_ctx *rc)
 				fmt_pct(x, sizeof(x), l, pr), fmt_pct(y, sizeof(y), h, pr), pr,
 				100 * (h - l) / 2);
 	}
+	if (json_array_size(json_object_get(s, "deltas")) && window_run(rc->run))
+		fprintf(out, "\nThe time metric's pairs are windows of two arms in the same round "
+			     "and place; adjacent pairs share the machine's noise and the rounds' "
+			     "random order, so they are not independent, and its interval is computed "
+			     "over the blocks, whose orders are drawn independently: the block "
+			     "estimates' Walsh averages, the c-th smallest and c-th largest, with c "
+			     "from the signed-rank statistic's exact distribution (coverage as shown "
+			     "for estimates symmetric about the true delta; for the A/A arm exactly, "
+			     "by the randomization). run.json keeps beside it the narrower interval "
+			     "the pairs would give if they were independent (independent_ci95_lo, "
+			     "_hi). A delta is called real only when its interval excludes 0.\n");
 	if (json_array_size(json_object_get(s, "deltas")))
 		fprintf(out, "\nEach interval is the k-th smallest and k-th largest of the paired "
 			     "ratios, with k chosen from the binomial distribution so that it covers "
 			     "the true median ratio with the probability shown (at least 95%%), "
-			     "whatever the distribution of the ratios. A delta is called real only "
+			     "whatever the distribution of the ratios%s. A delta is called real only "
 			     "when its interval excludes 0; fewer than 6 pairs give no such interval "
-			     "(all 5 of one sign happens by chance 1 time in 16).\n");
+			     "(all 5 of one sign happens by chance 1 time in 16).\n",
+			window_run(rc->run) ? " (for the time metric of an alternating pass: see "
+					      "above; for the rest, blocks are the repetitions)" : "");
 }
 
 /* A negative observer cost, in words: drift, not probes that speed the path up. */

@@ -18,10 +18,10 @@
 #define MIN_NOISE_PAIRS 12   /* a window length needs this many adjacent pairs */
 #define WARMUP_SHARE 0.1     /* packets after each attach, of the window's */
 #define WARMUP_MIN 1000      /* ... and at least this many */
-/* 1.96 x 1.2533 (the median's standard error over the mean's, normal noise): the
- * half-width of the median's 95% interval in standard errors, as the sign-test interval
- * over blocks approximates it */
-#define HALF_WIDTH_Z 2.456
+/* the half-width of the interval over blocks in standard errors of the mean pair: t's
+ * 2.09 for 20 degrees of freedom, the signed-rank interval's 1/sqrt(0.955) and the
+ * Hodges-Lehmann estimate's within the blocks, for noise about normal */
+#define HALF_WIDTH_Z 2.2
 
 /* What one window's time metric is: the numerator of cpu_ns_per_pkt. */
 static double window_cpu_ns(const struct trial_env *env, const struct trial_result *r)
@@ -285,10 +285,10 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		p->window_packets = 100;
 	if (p->window_warmup < p->window_packets / 10)
 		p->window_warmup = p->window_packets / 10;
-	/* pairs: what the target needs (the interval is over block medians: the median's
-	 * inefficiency twice), capped by the budget; whole counterbalanced pairs of rounds */
+	/* pairs: what the target needs, capped by the budget; whole counterbalanced pairs of
+	 * rounds */
 	{
-		double need = pow(HALF_WIDTH_Z * 1.2533 * p->pair_sd / p->target_halfwidth, 2);
+		double need = pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
 		double cap = p->budget_s * 1000 / per_pair;
 		double pairs = need < cap ? need : cap;
 		int rounds = (int)ceil(pairs / bw);
@@ -300,7 +300,7 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		p->rounds_per_block += p->rounds_per_block % 2;
 	}
 	rounds_ms = per_pair * bw * p->rounds_per_block * p->blocks;
-	p->predicted_halfwidth = HALF_WIDTH_Z * 1.2533 * p->pair_sd /
+	p->predicted_halfwidth = HALF_WIDTH_Z * p->pair_sd /
 				 sqrt((double)p->rounds_per_block * p->blocks * bw);
 	p->predicted_s = rounds_ms / 1000;
 	fprintf(stderr, "xdptc: noise (%s, %d windows of %.1f ms back to back): cv %.1f%%, "
@@ -395,7 +395,14 @@ static void sum_into(const struct trial_env *env, struct trial_result *a,
 	a->cpus_busy_ns += r->cpus_busy_ns;
 	a->vcpu_ns += r->vcpu_ns;
 	a->steal_ns += r->steal_ns;
-	a->other_busy_ns += r->other_busy_ns;
+	/* other work: the sums' difference (busy time comes in 10 ms ticks: per window of a
+	 * few ms it is 0 or a tick, and only the sum means anything) */
+	a->self_ns += r->self_ns;
+	a->other_busy_ns = a->cpus_busy_ns > a->sender_cpu_ns + a->softirq_cpu_ns + a->steal_ns +
+						     a->self_ns
+				   ? a->cpus_busy_ns - a->sender_cpu_ns - a->softirq_cpu_ns -
+					     a->steal_ns - a->self_ns
+				   : 0;
 	a->attach_ns += r->attach_ns;
 	a->detach_ns += r->detach_ns;
 	a->bpf_stats_on |= r->bpf_stats_on;

@@ -118,9 +118,12 @@ struct trial_result {
 				   * sysctl, or a BPF_ENABLE_STATS fd of another process) */
 	uint64_t steal_ns;        /* steal time of the DUT's machine's CPUs in the window, ns:
 				   * the hypervisor ran other guests' work on them */
+	uint64_t self_ns;         /* this process's CPU time between the snapshots (its own
+				   * reading of the counters, the settle wait), ns */
 	uint64_t other_busy_ns;   /* local DUT: CPU time spent in the window by anything but
-				   * the measured tasks (cpus_busy_ns - steal - sender -
-				   * softirq threads), ns; other load on the machine */
+				   * the measured tasks and this process (cpus_busy_ns - steal
+				   * - sender - softirq threads - self_ns), ns; other load on
+				   * the machine */
 	bool other_load;          /* other_busy_ns is at least a quarter of the window */
 	bool host_steal;          /* steal_ns is at least a quarter of the window */
 	/* the icount engine's plugin over the sender's window (timing pass; trial_insns.h) */
