@@ -66,6 +66,8 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(ENGINE),--engine $(ENGINE)) $(if $(PMU_EVENTS),--pmu-events $(PMU_EVENTS)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
+	$(if $(SCHEDULE),--schedule $(SCHEDULE)) $(if $(WINDOW_MS),--window-ms $(WINDOW_MS)) \
+	$(if $(TIMING_BUDGET),--timing-budget $(TIMING_BUDGET)) $(if $(TARGET),--target $(TARGET)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 

@@ -262,21 +262,19 @@ bool stats_interval_excludes_zero(const struct stats_interval *iv)
 
 double stats_median_ci_order(size_t n, double level, size_t *k)
 {
-	/* P(Bin(n, 1/2) <= j), summed term by term */
-	double term = 1, cdf = 0, best = 0;
+	/* P(Bin(n, 1/2) <= j), summed term by term; each term from its logarithm, since
+	 * 2^-n underflows for n above about 1,070 */
+	double cdf = 0, best = 0, lg_n1 = lgamma((double)n + 1), ln2n = (double)n * log(2.0);
 
 	*k = 0;
-	for (size_t i = 0; i < n; i++)
-		term /= 2; /* C(n,0) / 2^n */
 	for (size_t j = 0; 2 * (j + 1) <= n; j++) {
 		/* [x(j+1), x(n-j)] covers the median unless j+1 or more of n fall on one
 		 * side of it: 1 - 2 P(Bin <= j) */
-		cdf += term;
+		cdf += exp(lg_n1 - lgamma((double)j + 1) - lgamma((double)(n - j) + 1) - ln2n);
 		if (1 - 2 * cdf < level)
 			break;
 		*k = j + 1;
 		best = 1 - 2 * cdf;
-		term = term * (double)(n - j) / (double)(j + 1);
 	}
 	return best;
 }

@@ -48,7 +48,8 @@ enum {
 	OPT_PACKETS = 256, OPT_CPU, OPT_SEED, OPT_RATE, OPT_GUEST_KERNEL, OPT_COUNTERS,
 	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
 	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS, OPT_HELD_LOCK,
-	OPT_PROFILE_PERIOD, OPT_PROFILE_PACKETS,
+	OPT_PROFILE_PERIOD, OPT_PROFILE_PACKETS, OPT_SCHEDULE, OPT_WINDOW_MS, OPT_TIMING_BUDGET,
+	OPT_TARGET,
 };
 
 static const struct cli_opt run_opts_table[] = {
@@ -59,12 +60,28 @@ static const struct cli_opt run_opts_table[] = {
 	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
 	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
 	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
-	{ "packets", OPT_PACKETS, "N", "packets per measured window, 1 to 10^12, k/M/G suffixes "
-	  "allowed",
+	{ "packets", OPT_PACKETS, "N", "packets per trial of the count, BPF-statistics and "
+	  "profile passes, and of the timing pass under --schedule classic; 1 to 10^12, k/M/G "
+	  "suffixes allowed",
 	  "200k; virtio 50k; icount 20k", "PACKETS",
-	  .brief = "packets per measured window (k/M/G suffixes)" },
-	{ "reps", 'r', "N", "repetitions of the timing pass, 2-100, in a seeded shuffled "
-	  "order; 6 or more give each delta an interval", "21; virtio 10; icount 11", "REPS" },
+	  .brief = "packets per trial (k/M/G suffixes; the alternating timing pass sizes its "
+	  "own windows)" },
+	{ "reps", 'r', "N", "repetitions of the timing pass (the alternating schedule's "
+	  "blocks), 2-100, in a seeded shuffled order; 6 or more give each delta an interval",
+	  "21; virtio 10; icount 11", "REPS" },
+	{ "schedule", OPT_SCHEDULE, "alternating|classic", "the timing pass: alternating "
+	  "measures the machine's noise first and from it chooses short windows (a few ms) "
+	  "and how many, then alternates the arms round by round with one sender kept alive, "
+	  "each mode's program loaded once (docs/method.md, \"The timing schedule\"); classic "
+	  "gives each arm one window of --packets per repetition", "alternating; classic under "
+	  "the icount engine", "SCHEDULE", .brief = "`alternating` (short windows chosen from "
+	  "the noise) or `classic` (one window of PACKETS per arm and repetition)" },
+	{ "window-ms", OPT_WINDOW_MS, "MS", "alternating: the window's length, 0.5-1000 ms, "
+	  "instead of the one chosen from the noise", "chosen from the noise", "WINDOW_MS" },
+	{ "timing-budget", OPT_TIMING_BUDGET, "S", "alternating: the most seconds the timing "
+	  "pass's rounds may take, 1-3600", "30", "TIMING_BUDGET" },
+	{ "target", OPT_TARGET, "PCT", "alternating: the A/A half-width, in percent, the "
+	  "number of rounds aims at (within the budget), 0.01-50", "0.5", "TARGET" },
 	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, 1-100",
 	  "3; icount 2", "COUNT_REPS" },
 	{ "aa", OPT_AA, NULL, "also measure the first mode as a second arm (MODE-aa): its "
@@ -258,6 +275,36 @@ static int run_opt_apply(struct run_parse *p, int c)
 		break;
 	}
 	case OPT_AA: p->aa = 1; break;
+	case OPT_SCHEDULE:
+		if (!strcmp(optarg, "alternating"))
+			p->o.schedule = SCHEDULE_ALTERNATING;
+		else if (!strcmp(optarg, "classic"))
+			p->o.schedule = SCHEDULE_CLASSIC;
+		else
+			return bad_value("--schedule", optarg, "alternating or classic");
+		break;
+	case OPT_WINDOW_MS:
+	case OPT_TIMING_BUDGET:
+	case OPT_TARGET: {
+		char *end;
+		double v = strtod(optarg, &end);
+		double lo = c == OPT_WINDOW_MS ? 0.5 : c == OPT_TARGET ? 0.01 : 1;
+		double hi = c == OPT_WINDOW_MS ? 1000 : c == OPT_TARGET ? 50 : 3600;
+
+		if (end == optarg || *end || !(v >= lo && v <= hi))
+			return bad_value(c == OPT_WINDOW_MS ? "--window-ms" : c == OPT_TARGET
+					 ? "--target" : "--timing-budget", optarg,
+					 c == OPT_WINDOW_MS ? "milliseconds from 0.5 to 1000"
+					 : c == OPT_TARGET ? "a percentage from 0.01 to 50"
+							   : "seconds from 1 to 3600");
+		if (c == OPT_WINDOW_MS)
+			p->o.window_ms = v;
+		else if (c == OPT_TARGET)
+			p->o.target_halfwidth = v / 100;
+		else
+			p->o.timing_budget_s = v;
+		break;
+	}
 	case OPT_FIND_MAX_RATE: p->o.find_max_rate = true; break;
 	case OPT_ENGINE:
 		if (!strcmp(optarg, "icount"))

@@ -280,6 +280,13 @@ json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "warmup", json_integer((json_int_t)o->warmup));
 	json_object_set_new(s, "reps", json_integer(o->reps));
 	json_object_set_new(s, "count_reps", json_integer(o->count_reps));
+	json_object_set_new(s, "schedule", json_string(o->schedule == SCHEDULE_CLASSIC ? "classic"
+						       : o->schedule == SCHEDULE_ALTERNATING
+							   ? "alternating" : "auto"));
+	if (o->window_ms > 0)
+		json_object_set_new(s, "window_ms", json_real(o->window_ms));
+	json_object_set_new(s, "timing_budget_s", json_real(o->timing_budget_s));
+	json_object_set_new(s, "target_halfwidth", json_real(o->target_halfwidth));
 	json_object_set_new(s, "port", json_integer(o->port));
 	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
 	/* Ethernet + IPv4 + UDP headers + payload, without the 4-byte FCS */

@@ -193,27 +193,55 @@ static void slot_figures(const double *cpu, const double *pkts, struct timing_no
 	}
 }
 
-/* One candidate schedule: windows of len @l, @w per visit. Its paired ratio's spread
- * (D at the typical lag between paired windows) into *@sd and that lag into *@lag_ms;
- * returns the time per pair, ms (the rounds' time over the pairs they give). */
-static double candidate(const struct run_opts *o, const struct timing_noise *nz,
-			const struct timing_noise_len *l, int w, double *sd, double *lag_ms)
+/* The semivariogram of ln(window) at lag @h ms for windows of len @l: D(h)^2 / 2, D
+ * interpolated linearly between the lags measured (the first lag's below it: the
+ * windows' own noise, which no closeness removes; the last's beyond). */
+static double semivariogram(const struct timing_noise *nz, const struct timing_noise_len *l,
+			    double h)
 {
-	double round_ms = 0;
-	int k;
+	double step = l->slots * nz->slot_cycle_ms, x = h / step, d;
+	int k = (int)floor(x);
 
-	/* the visits' overhead was measured with the warm-up in it */
-	for (int a = 0; a < o->nmodes; a++)
-		round_ms += nz->overhead_ms_by_arm[a] + w * (l->window_ms + nz->gap_ms);
-	/* two given arms of a shuffled round of n are (n + 1) / 3 visits apart on average */
-	*lag_ms = round_ms / o->nmodes * (o->nmodes + 1) / 3.0;
-	k = (int)lround(*lag_ms / (l->slots * nz->slot_cycle_ms));
 	if (k < 1)
-		k = 1;
-	if (k > l->nlags)
-		k = l->nlags;
-	*sd = l->d[k - 1];
-	return round_ms / w;
+		d = l->d[0];
+	else if (k >= l->nlags)
+		d = l->d[l->nlags - 1];
+	else
+		d = l->d[k - 1] + (x - k) * (l->d[k] - l->d[k - 1]);
+	return d * d / 2;
+}
+
+/* One candidate schedule: windows of len @l, @w per visit. The variance of one round's
+ * paired estimate (the mean of its w pairs' log ratios) into *@var and the typical lag
+ * between paired windows into *@lag_ms; returns the round's time, ms.
+ * Pair i: A at t, B at t + tau; pair i + k: both k windows (k delta) later. From the
+ * semivariogram g: Var(d) = 2 g(tau), Cov(d_i, d_i+k) = g(|tau - k delta|) +
+ * g(tau + k delta) - 2 g(k delta): windows of one visit share the noise of their stretch,
+ * so more windows per attach add less than their number. */
+static double candidate(const struct run_opts *o, const struct timing_noise *nz,
+			const struct timing_noise_len *l, int w, int junction, double *var,
+			double *lag_ms)
+{
+	double round_ms = 0, tau, delta = l->window_ms + nz->gap_ms, v;
+
+	/* the visits' overhead was measured with the warm-up in it; the junction arm's
+	 * attach serves two rounds */
+	for (int a = 0; a < o->nmodes; a++)
+		round_ms += nz->overhead_ms_by_arm[a] / (a == junction ? 2 : 1) + w * delta;
+	/* two given arms of a shuffled round of n are (n + 1) / 3 visits apart on average */
+	tau = round_ms / o->nmodes * (o->nmodes + 1) / 3.0;
+	*lag_ms = tau;
+	v = w * 2 * semivariogram(nz, l, tau);
+	for (int k = 1; k < w; k++)
+		v += 2.0 * (w - k) * (semivariogram(nz, l, fabs(tau - k * delta)) +
+				      semivariogram(nz, l, tau + k * delta) -
+				      2 * semivariogram(nz, l, k * delta));
+	v /= (double)w * w;
+	/* never better than w independent pairs would be by more than a factor 2 */
+	if (v < semivariogram(nz, l, tau) / w)
+		v = semivariogram(nz, l, tau) / w;
+	*var = v;
+	return round_ms;
 }
 
 int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct timing_plan *p,
@@ -251,7 +279,15 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	p->window_warmup = WARMUP_MIN;
 	if ((e = measure_overhead(o, s, nz, p->window_warmup, why, whylen)))
 		return e;
-	/* the cheapest variance per second: D^2 x the time per pair */
+	/* the arm slowest to attach meets itself where two rounds meet (not an arm of the
+	 * A/A pair: their labels must stay exchangeable) */
+	p->junction_arm = -1;
+	for (int a = 0; a < o->nmodes; a++)
+		if (a != 0 && a != o->aa_arm &&
+		    (p->junction_arm < 0 ||
+		     nz->overhead_ms_by_arm[a] > nz->overhead_ms_by_arm[p->junction_arm]))
+			p->junction_arm = a;
+	/* the cheapest variance per second: a round's variance x its time */
 	for (int i = 0; i < nz->nlen; i++) {
 		const struct timing_noise_len *l = &nz->len[i];
 
@@ -261,15 +297,16 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		if (o->window_ms > 0)
 			best_cost = INFINITY; /* asked for: the nearest length, its best w */
 		for (int w = 1; w <= TIMING_MAX_PER_VISIT; w *= 2) {
-			double sd, lag, t = candidate(o, nz, l, w, &sd, &lag);
+			double var, lag, t = candidate(o, nz, l, w, p->junction_arm, &var, &lag);
 
-			if (isfinite(sd) && sd * sd * t < best_cost) {
-				best_cost = sd * sd * t;
+			if (isfinite(var) && var * t < best_cost) {
+				best_cost = var * t;
 				bl = i;
 				bw = w;
-				p->pair_sd = sd;
+				/* the spread of one pair that gives a round's variance */
+				p->pair_sd = sqrt(var * w);
 				p->pair_lag_ms = lag;
-				per_pair = t;
+				per_pair = t / w;
 			}
 		}
 	}
@@ -331,6 +368,8 @@ json_t *timing_plan_json(const struct timing_plan *p)
 	json_object_set_new(j, "window_packets", json_integer((json_int_t)p->window_packets));
 	json_object_set_new(j, "window_warmup", json_integer((json_int_t)p->window_warmup));
 	json_object_set_new(j, "windows_per_visit", json_integer(p->per_visit));
+	json_object_set_new(j, "junction_arm", p->junction_arm >= 0
+			    ? json_integer(p->junction_arm) : json_null());
 	json_object_set_new(j, "blocks", json_integer(p->blocks));
 	json_object_set_new(j, "rounds_per_block", json_integer(p->rounds_per_block));
 	json_object_set_new(j, "pairs_for_target", json_integer(p->pairs_for_target));
@@ -404,6 +443,7 @@ static void sum_into(const struct trial_env *env, struct trial_result *a,
 					     a->steal_ns - a->self_ns
 				   : 0;
 	a->attach_ns += r->attach_ns;
+	a->perf_enabled_ns += r->perf_enabled_ns;
 	a->detach_ns += r->detach_ns;
 	a->bpf_stats_on |= r->bpf_stats_on;
 	if (!r->valid && a->valid) {
@@ -420,32 +460,55 @@ int timing_block(const struct run_opts *o, struct trial_session *s, const struct
 		 int block, uint64_t t0_ns, struct trial_result agg[RUN_MAX_MODES],
 		 json_t *windows[RUN_MAX_MODES], char *why, size_t whylen)
 {
-	int order[RUN_MAX_MODES], nwin[RUN_MAX_MODES] = { 0 }, e = 0;
+	int order[RUN_MAX_MODES], nwin[RUN_MAX_MODES] = { 0 }, e = 0, attached = -1;
+	static struct perf_stat ps[RUN_MAX_MODES];
+	bool perf_on[RUN_MAX_MODES] = { false };
 
 	for (int a = 0; a < o->nmodes; a++) {
 		memset(&agg[a], 0, sizeof(agg[a]));
 		windows[a] = json_pack("{s:[], s:[], s:[], s:[]}", "start_ms", "pkts", "cpu_ns",
 				       "valid");
+		/* perf events: one perf stat per arm for the block, on in its windows */
+		if (s->env->perf_nevents > 0)
+			perf_on[a] = trial_session_perf_start(s, &ps[a], &agg[a]) == 0;
 	}
 	for (int rd = 0; !e && rd < p->rounds_per_block; rd++) {
 		/* counterbalanced: a shuffled order, then the same reversed, so a drift that
-		 * is linear over the two rounds adds the same to every arm */
-		if (rd % 2 == 0)
+		 * is linear over the two rounds adds the same to every arm; the arm slowest to
+		 * attach last in the first, so first in the second: one attach for both */
+		if (rd % 2 == 0) {
 			shuffle_arms(o, 0, block * 4096 + rd / 2 + 1, order);
+			for (int i = 0; p->junction_arm >= 0 && i + 1 < o->nmodes; i++)
+				if (order[i] == p->junction_arm) {
+					order[i] = order[i + 1];
+					order[i + 1] = p->junction_arm;
+				}
+		}
 		for (int i = 0; !e && i < o->nmodes; i++) {
 			int a = order[rd % 2 ? o->nmodes - 1 - i : i];
+			bool fresh = a != attached;
 			struct trial_result r;
 
-			e = trial_session_attach(s, o->modes[a], &r);
+			s->perf = perf_on[a] ? &ps[a] : NULL;
+			/* the same arm again (where two rounds meet): still attached, warm */
+			if (fresh && attached >= 0)
+				agg[attached].detach_ns += trial_session_detach(s);
+			attached = -1;
+			e = fresh ? trial_session_attach(s, o->modes[a], &r) : 0;
+			if (!e)
+				attached = a;
+			if (fresh)
+				agg[a].attach_ns += r.attach_ns;
 			for (int w = 0; !e && w < p->per_visit; w++) {
 				double start = (double)(clock_ns(CLOCK_MONOTONIC) - t0_ns) / 1e6;
 				json_t *wa = windows[a];
 
 				e = trial_session_measure(s, p->window_packets,
-							  w ? 0 : p->window_warmup, &r);
+							  w || !fresh ? 0 : p->window_warmup, &r);
 				trial_result_release(&r);
 				if (e)
 					break;
+				r.attach_ns = 0;
 				sum_into(s->env, &agg[a], &r, nwin[a]++);
 				json_array_append_new(json_object_get(wa, "start_ms"),
 						      json_real(round(start * 1000) / 1000));
@@ -456,15 +519,26 @@ int timing_block(const struct run_opts *o, struct trial_session *s, const struct
 				json_array_append_new(json_object_get(wa, "valid"),
 						      json_boolean(r.valid));
 			}
-			agg[a].detach_ns += trial_session_detach(s);
 			if (e)
 				snprintf(why, whylen, "%s", r.error);
 		}
 	}
-	if (e)
-		for (int k = 0; k < o->nmodes; k++) {
-			json_decref(windows[k]);
-			windows[k] = NULL;
+	if (attached >= 0)
+		agg[attached].detach_ns += trial_session_detach(s);
+	s->perf = NULL;
+	for (int a = 0; a < o->nmodes; a++) {
+		if (s->env->perf_nevents > 0) {
+			char perr[sizeof(agg[a].perf_error)];
+
+			snprintf(perr, sizeof(perr), "%s", agg[a].perf_error);
+			trial_session_perf_finish(s, &ps[a], perf_on[a], &agg[a]);
+			if (perr[0] && !agg[a].perf_error[0])
+				snprintf(agg[a].perf_error, sizeof(agg[a].perf_error), "%s", perr);
 		}
+		if (e) {
+			json_decref(windows[a]);
+			windows[a] = NULL;
+		}
+	}
 	return e;
 }

@@ -65,6 +65,9 @@ struct timing_plan {
 	uint64_t window_packets;   /* packets per window */
 	uint64_t window_warmup;    /* packets after each attach, before its first window */
 	int per_visit;             /* windows per attach of an arm */
+	int junction_arm;          /* the arm slowest to attach (not of the A/A pair): last in
+				    * a pair's first round, first in its second, one attach
+				    * for both; -1 none */
 	int blocks;                /* repetitions */
 	int rounds_per_block;      /* even: counterbalanced pairs of rounds */
 	int pairs_for_target;      /* window pairs the target half-width needs */

@@ -378,6 +378,7 @@ int trial_session_open(const struct trial_env *env, enum trial_pass pass,
 	s->env = env;
 	s->pass = pass;
 	s->up = s->down = -1;
+	s->last = malloc(sizeof(struct snapshot)); /* NULL: no reuse */
 	if (pipe(up)) {
 		e = -errno;
 		snprintf(err, errlen, "pipe: %s", strerror(-e));
@@ -437,6 +438,9 @@ void trial_session_close(struct trial_session *s)
 	if (s->down >= 0)
 		close(s->down);
 	s->up = s->down = -1;
+	free(s->last);
+	s->last = NULL;
+	s->have_last = false;
 }
 
 /* The measured window: (warm-up) settle, perf started (profile pass: perf record;
@@ -452,9 +456,16 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 	struct child_report rep;
 	int e;
 
+	/* right after another window of the same attach: its last snapshot is this one's
+	 * first (nothing moved since its settle wait) */
+	bool reuse = !warmup && s->have_last && pass == PASS_TIMING &&
+		     !(env->perf_nevents > 0 && !s->perf) && !env->insns_path;
+
+	s->have_last = false;
 	if (warmup && (e = session_cmd(s, 'W', warmup, &rep, r)))
 		return e;
-	settle(env); /* the warm-up's last packets (or the last window's) */
+	if (!reuse)
+		settle(env); /* the warm-up's last packets (or the last window's) */
 	if (pass == PASS_PROFILE) {
 		char why[200];
 
@@ -466,11 +477,17 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 		}
 		t->prof_started = true;
 	}
-	if (pass == PASS_TIMING && env->perf_nevents > 0)
+	if (pass == PASS_TIMING && env->perf_nevents > 0 && !s->perf)
 		t->perf_started = perf_window_start(env, s->pid, &t->ps, r) == 0;
-	e = snapshot_take(env, pass, &before);
+	if (reuse)
+		memcpy(&before, s->last, sizeof(before));
+	else
+		e = snapshot_take(env, pass, &before);
 	if (!e && t->perf_started && perf_window_on(&t->ps, r, &t->t_on))
 		t->perf_started = false; /* gone: its reason in r->perf_error */
+	/* a block's perf stat (trial_session_perf_start): on for this window */
+	if (!e && s->perf && !s->perf_error[0] && perf_window_on(s->perf, r, &t->t_on))
+		snprintf(s->perf_error, sizeof(s->perf_error), "%s", r->perf_error);
 	/* a guest DUT's plugin window: from right after the first snapshot */
 	t->remote_insns = !e && pass == PASS_TIMING && env->insns_remote;
 	if (t->remote_insns && (e = dut_insns(env->dut, true, NULL, r->error, sizeof(r->error))))
@@ -487,6 +504,11 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 	e = session_cmd(s, 'S', packets, &rep, r);
 	if (t->perf_started) /* and off right after it, before the settle wait */
 		perf_window_end(&t->ps, r, t->t_on);
+	if (s->perf && !s->perf_error[0]) {
+		perf_window_end(s->perf, r, t->t_on);
+		if (r->perf_error[0])
+			snprintf(s->perf_error, sizeof(s->perf_error), "%s", r->perf_error);
+	}
 	if (t->prof_started) {
 		int pe = perf_stat_enable(&t->prof, false);
 
@@ -518,16 +540,35 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 		return e;
 	}
 	compute(env, &before, &after, &rep, r);
+	if (s->last) {
+		memcpy(s->last, &after, sizeof(after));
+		s->have_last = true;
+	}
 	if (t->remote_insns)
 		trial_insns_from_dut(&t->di, r);
 	e = trial_insns_collect(env, &rep.clock, r);
 	if (e)
 		return e;
-	if (pass == PASS_TIMING && env->perf_nevents > 0) {
+	if (pass == PASS_TIMING && env->perf_nevents > 0 && !s->perf) {
 		perf_window_collect(env, &t->ps, t->perf_started, r);
 		t->perf_started = false;
 	}
 	return 0;
+}
+
+int trial_session_perf_start(struct trial_session *s, struct perf_stat *ps,
+			     struct trial_result *r)
+{
+	s->perf_error[0] = '\0';
+	return perf_window_start(s->env, s->pid, ps, r);
+}
+
+void trial_session_perf_finish(struct trial_session *s, struct perf_stat *ps, bool started,
+			       struct trial_result *r)
+{
+	if (started && s->perf_error[0] && !r->perf_error[0])
+		snprintf(r->perf_error, sizeof(r->perf_error), "%s", s->perf_error);
+	perf_window_collect(s->env, ps, started, r);
 }
 
 /* Whatever the window still holds: perf stopped, a guest's window figures freed. */
@@ -565,6 +606,7 @@ int trial_session_attach(struct trial_session *s, enum drop_mode mode, struct tr
 		snprintf(r->error, sizeof(r->error), "the sender is gone");
 		return -EPIPE;
 	}
+	s->have_last = false;
 	e = dut_attach(s->env->dut, mode, s->env->port, &r->prog_id, r->kernel_mode, r->error,
 		       sizeof(r->error));
 	if (!e) {
@@ -604,6 +646,7 @@ uint64_t trial_session_detach(struct trial_session *s)
 {
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
+	s->have_last = false;
 	dut_detach(s->env->dut);
 	return clock_ns(CLOCK_MONOTONIC) - t0;
 }

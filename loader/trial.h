@@ -155,6 +155,12 @@ struct trial_session {
 	int up, down;  /* pipes: sender -> here (reports), here -> sender (commands) */
 	pid_t pid;     /* the sender child */
 	bool broken;   /* the sender failed or died: only close is left */
+	struct perf_stat *perf; /* when set: a perf stat started for many windows
+				 * (trial_session_perf_start), switched on for each window
+				 * instead of one perf stat per window */
+	char perf_error[160];   /* ... and why it stopped counting */
+	void *last;             /* the last window's closing snapshot (trial.c's own) */
+	bool have_last;         /* ... still true: nothing attached, detached or sent since */
 	enum drop_mode mode;  /* what the last attach attached */
 	uint32_t prog_id;
 	char kernel_mode[16];
@@ -186,6 +192,18 @@ int trial_session_measure(struct trial_session *s, uint64_t packets, uint64_t wa
 /* trial_session_detach - detach what trial_session_attach attached. Returns its wall
  * time, ns. */
 uint64_t trial_session_detach(struct trial_session *s);
+
+/* trial_session_perf_start - a perf stat of env->perf_event_list on the measured threads
+ * (the session's sender and the DUT's softirq/NAPI threads, or a guest's vCPU threads),
+ * its counters off: set s->perf to it and each window switches them on for its own
+ * span. Returns 0, or -errno with perf's words in r->perf_error. */
+int trial_session_perf_start(struct trial_session *s, struct perf_stat *ps,
+			     struct trial_result *r);
+
+/* trial_session_perf_finish - stop @ps and put its counts (the sums over the windows it
+ * counted), or why there are none, into @r (r->perf, r->have_perf, r->perf_error). */
+void trial_session_perf_finish(struct trial_session *s, struct perf_stat *ps, bool started,
+			       struct trial_result *r);
 
 /* trial_session_close - the sender told to quit (killed when broken) and reaped. */
 void trial_session_close(struct trial_session *s);
