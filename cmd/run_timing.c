@@ -325,7 +325,8 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	/* pairs: what the target needs, capped by the budget; whole counterbalanced pairs of
 	 * rounds */
 	{
-		double need = pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
+		/* 1.3: a margin for the noise changing after its measurement (1.5 s of it) */
+		double need = 1.3 * pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
 		double cap = p->budget_s * 1000 / per_pair;
 		double pairs = need < cap ? need : cap;
 		int rounds = (int)ceil(pairs / bw);
