@@ -4,10 +4,6 @@
 #include "dut_internal.h"
 
 #include <errno.h>
-#include <stdlib.h>
-
-#include "netns.h"
-
 #include <stdio.h>
 #include <string.h>
 
@@ -26,25 +22,7 @@ int dut_detach(struct dut *d)
 
 int dut_keep_programs(struct dut *d, bool on)
 {
-	int saved, e;
-
-	if (d->ops != &dut_local_ops)
-		return -EOPNOTSUPP;
-	if (on) {
-		if (!d->keep && !(d->keep = calloc(1, sizeof(*d->keep))))
-			return -ENOMEM;
-		return 0;
-	}
-	if (!d->keep)
-		return 0;
-	dut_detach(d);
-	e = netns_enter(d->netns, &saved);
-	drop_keep_release(d->keep);
-	if (!e)
-		netns_return(saved);
-	free(d->keep);
-	d->keep = NULL;
-	return 0;
+	return d->ops->keep ? d->ops->keep(d, on) : -EOPNOTSUPP;
 }
 
 static const char *const pass_names[DUT_PASS_NR] = { "timing", "count", "bpfstats",

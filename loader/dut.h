@@ -102,8 +102,8 @@ int dut_detach(struct dut *d);
 
 /* dut_keep_programs - @on: from now on each mode's program stays loaded between
  * attaches (struct drop_keep, drop_prog.h); off: they are unloaded and a clsact qdisc
- * kept for them removed. A local DUT only (a guest's agent loads per attach): returns 0,
- * or -EOPNOTSUPP for a remote one, -ENOMEM. */
+ * kept for them removed; a guest's agent does the same on its side ("keep on|off").
+ * Returns 0 or -errno. */
 int dut_keep_programs(struct dut *d, bool on);
 
 /* dut_snapshot - read every figure of @pass. Returns 0 or -errno. */

@@ -249,6 +249,17 @@ static json_t *do_exec(struct agent *a, char *args)
 	return j;
 }
 
+/* keep on|off: each mode's program kept loaded between attaches (dut_keep_programs) */
+static json_t *do_keep(struct agent *a, char *args)
+{
+	int e;
+
+	if (strcmp(args, "on") && strcmp(args, "off"))
+		return fail(-EINVAL, "keep on or off");
+	e = dut_keep_programs(&a->d, !strcmp(args, "on"));
+	return e ? fail(e, NULL) : ok();
+}
+
 static json_t *do_quit(struct agent *a, char *args)
 {
 	(void)a, (void)args;
@@ -266,6 +277,7 @@ static const struct {
 	{ "insns", do_insns },
 	{ "counters open", do_counters_open }, { "counters close", do_counters_close },
 	{ "bpfstats", do_bpfstats }, { "exec", do_exec },
+	{ "keep", do_keep },
 	{ "quit", do_quit },
 };
 

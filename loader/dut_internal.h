@@ -25,6 +25,7 @@ struct dut_ops {
 	int (*hello)(struct dut *d, char *kernel, size_t len);
 	int (*insns)(struct dut *d, bool open, struct dut_insns *out, char *err, size_t errlen);
 	int (*insns_selfcheck)(struct dut *d, struct insn_check c[2], char *err, size_t errlen);
+	int (*keep)(struct dut *d, bool on);
 	void (*close)(struct dut *d);
 };
 

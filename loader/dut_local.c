@@ -189,9 +189,30 @@ static int local_hello(struct dut *d, char *kernel, size_t len)
 	return 0;
 }
 
+static int local_keep(struct dut *d, bool on)
+{
+	int saved, e;
+
+	if (on) {
+		if (!d->keep && !(d->keep = calloc(1, sizeof(*d->keep))))
+			return -ENOMEM;
+		return 0;
+	}
+	if (!d->keep)
+		return 0;
+	local_detach(d);
+	e = netns_enter(d->netns, &saved);
+	drop_keep_release(d->keep);
+	if (!e)
+		netns_return(saved);
+	free(d->keep);
+	d->keep = NULL;
+	return 0;
+}
+
 static void local_close(struct dut *d)
 {
-	dut_keep_programs(d, false);
+	local_keep(d, false);
 }
 
 /* The plugin's window, opened and closed by this process (the agent in an icount
@@ -251,5 +272,6 @@ const struct dut_ops dut_local_ops = {
 	.hello = local_hello,
 	.insns = local_insns,
 	.insns_selfcheck = local_insns_selfcheck,
+	.keep = local_keep,
 	.close = local_close,
 };

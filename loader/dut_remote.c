@@ -168,6 +168,11 @@ static int remote_detach(struct dut *d)
 	return remote_simple(d, "detach", NULL, 0, NULL);
 }
 
+static int remote_keep(struct dut *d, bool on)
+{
+	return remote_simple(d, on ? "keep on" : "keep off", NULL, 0, NULL);
+}
+
 static int remote_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot *s)
 {
 	char cmd[64];
@@ -357,5 +362,6 @@ const struct dut_ops dut_remote_ops = {
 	.hello = remote_hello,
 	.insns = remote_insns,
 	.insns_selfcheck = remote_insns_selfcheck,
+	.keep = remote_keep,
 	.close = remote_close,
 };
