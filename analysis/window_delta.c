@@ -32,6 +32,25 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int window_independent_interval(const double *d, size_t n, double level, double *lo,
+				double *hi)
+{
+	size_t k = 0;
+	double *sorted;
+
+	if (!n || stats_median_ci_order(n, level, &k) <= 0 || !k)
+		return -ERANGE;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, d, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+	*lo = expm1(sorted[k - 1]);
+	*hi = expm1(sorted[n - k]);
+	free(sorted);
+	return 0;
+}
+
 bool window_run(const json_t *run)
 {
 	size_t i;
@@ -170,17 +189,12 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 	/* as if every pair were independent: the order-statistics interval of the median
 	 * pair (what the classic schedule's pairs get) */
 	{
-		size_t k = 0;
-		double *sorted = malloc((size_t)n * sizeof(*sorted));
+		double ilo, ihi;
 
-		if (sorted && stats_median_ci_order((size_t)n, 0.95, &k) > 0 && k) {
-			memcpy(sorted, d, (size_t)n * sizeof(*sorted));
-			qsort(sorted, (size_t)n, sizeof(*sorted), cmp_dbl);
-			json_object_set_new(o, "independent_ci95_lo", json_real(expm1(sorted[k - 1])));
-			json_object_set_new(o, "independent_ci95_hi",
-					    json_real(expm1(sorted[(size_t)n - k])));
+		if (!window_independent_interval(d, (size_t)n, 0.95, &ilo, &ihi)) {
+			json_object_set_new(o, "independent_ci95_lo", json_real(ilo));
+			json_object_set_new(o, "independent_ci95_hi", json_real(ihi));
 		}
-		free(sorted);
 	}
 	free(d);
 	free(block);

@@ -22,6 +22,12 @@ bool window_run(const json_t *run);
  * malloc'd (the caller frees). Returns how many, or -ENOMEM. */
 long window_pairs(const json_t *run, const char *a, const char *b, double **d, size_t **block);
 
+/* window_independent_interval - the interval the @n log ratios @d would give if every
+ * pair were independent: the order statistics of the median (stats_median_ci_order), as
+ * relative deltas into *@lo, *@hi. Returns 0, -ERANGE (too few), -ENOMEM. */
+int window_independent_interval(const double *d, size_t n, double level, double *lo,
+				double *hi);
+
 /* window_delta_json - the delta object of arm @b against @a over @run's windows (as the
  * summary's other deltas: metric @metric, a, b, pairs, rel_delta, ci95_lo, ci95_hi,
  * ci_coverage, real, pair_min and pair_max (the blocks' estimates), and "blocks",

@@ -49,7 +49,7 @@ enum {
 	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
 	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS, OPT_HELD_LOCK,
 	OPT_PROFILE_PERIOD, OPT_PROFILE_PACKETS, OPT_SCHEDULE, OPT_WINDOW_MS, OPT_TIMING_BUDGET,
-	OPT_TARGET,
+	OPT_TARGET, OPT_WINDOWS_PER_ATTACH,
 };
 
 static const struct cli_opt run_opts_table[] = {
@@ -78,6 +78,9 @@ static const struct cli_opt run_opts_table[] = {
 	  "the noise) or `classic` (one window of PACKETS per arm and repetition)" },
 	{ "window-ms", OPT_WINDOW_MS, "MS", "alternating: the window's length, 0.5-1000 ms, "
 	  "instead of the one chosen from the noise", "chosen from the noise", "WINDOW_MS" },
+	{ "windows-per-attach", OPT_WINDOWS_PER_ATTACH, "N", "alternating: windows of an arm "
+	  "after each attach, 1, 2, 4 or 8, instead of the number chosen from the noise",
+	  "chosen from the noise", "WINDOWS_PER_ATTACH" },
 	{ "timing-budget", OPT_TIMING_BUDGET, "S", "alternating: the most seconds the timing "
 	  "pass's rounds may take, 1-3600", "45", "TIMING_BUDGET" },
 	{ "target", OPT_TARGET, "PCT", "alternating: the A/A half-width, in percent, the "
@@ -282,6 +285,12 @@ static int run_opt_apply(struct run_parse *p, int c)
 			p->o.schedule = SCHEDULE_CLASSIC;
 		else
 			return bad_value("--schedule", optarg, "alternating or classic");
+		break;
+	case OPT_WINDOWS_PER_ATTACH:
+		if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "4") &&
+		    strcmp(optarg, "8"))
+			return bad_value("--windows-per-attach", optarg, "1, 2, 4 or 8");
+		p->o.windows_per_attach = atoi(optarg);
 		break;
 	case OPT_WINDOW_MS:
 	case OPT_TIMING_BUDGET:

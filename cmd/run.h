@@ -70,6 +70,7 @@ struct run_opts {
 	int schedule;              /* enum run_schedule: the timing pass's */
 	double window_ms;          /* alternating: the window's length, ms; 0: chosen from
 				    * the noise */
+	int windows_per_attach;    /* alternating: windows per attach; 0: chosen */
 	double timing_budget_s;    /* alternating: the timing pass's time, s (default 30) */
 	double target_halfwidth;   /* alternating: the A/A half-width the rounds aim at
 				    * (default 0.005: 0.5%) */

@@ -285,6 +285,8 @@ json_t *settings_json(const struct run_opts *o)
 							   ? "alternating" : "auto"));
 	if (o->window_ms > 0)
 		json_object_set_new(s, "window_ms", json_real(o->window_ms));
+	if (o->windows_per_attach > 0)
+		json_object_set_new(s, "windows_per_attach", json_integer(o->windows_per_attach));
 	json_object_set_new(s, "timing_budget_s", json_real(o->timing_budget_s));
 	json_object_set_new(s, "target_halfwidth", json_real(o->target_halfwidth));
 	json_object_set_new(s, "port", json_integer(o->port));

@@ -297,6 +297,8 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		if (o->window_ms > 0)
 			best_cost = INFINITY; /* asked for: the nearest length, its best w */
 		for (int w = 1; w <= TIMING_MAX_PER_VISIT; w *= 2) {
+			if (o->windows_per_attach && w != o->windows_per_attach)
+				continue;
 			double var, lag, t = candidate(o, nz, l, w, p->junction_arm, &var, &lag);
 
 			if (isfinite(var) && var * t < best_cost) {

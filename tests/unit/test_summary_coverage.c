@@ -9,6 +9,16 @@
  * Each estimate is a proportion of SIMS runs; the assertions allow three standard
  * errors of the simulation (sqrt(p (1 - p) / SIMS), printed). Deterministic: a fixed
  * seed, so the test cannot pass or fail by luck from one run to the next.
+ *
+ * Autocorrelated noise (an alternating timing pass, window_delta.h): the A/A pairs of a
+ * recorded run (AA_NOISE_RUN, its windows as this machine gave them) are resampled into
+ * new runs, in stretches as long as a block that start anywhere (a circular moving-block
+ * bootstrap: the noise's dependence within a stretch kept), each counterbalanced pair of
+ * rounds flipped in sign or not at random (what swapping the two identical arms' labels
+ * does: the schedule's randomization; it makes the true delta exactly 0). The printed
+ * interval must cover 0 in at least 95% of them; the interval the same pairs give if
+ * taken as independent (independent_ci95_lo/_hi) must cover it less often than 95%, or
+ * the recorded noise shows no dependence and the case proves nothing.
  */
 #include <jansson.h>
 #include <math.h>
@@ -20,7 +30,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "report.h"
 #include "summary.h"
+#include "window_delta.h"
+
+/* an A/A run of the alternating schedule, 4 windows per attach, recorded on this machine */
+#define AA_NOISE_RUN "results/examples/AA_NOISE_STAMP-veth"
 
 #define SIMS 1500
 
@@ -217,6 +232,102 @@ static void test_aa_arm_of_another_mode(void **state)
 	json_decref(run);
 }
 
+/* One synthetic A/A run from the recorded pairs @d[0..n-1] (log ratios, time order):
+ * @blocks blocks of @k pairs, each a stretch of the recording from a random start
+ * (circularly), each round pair (@chunk pairs) flipped in sign at random. */
+static json_t *resampled_run(const double *d, size_t n, size_t blocks, size_t k, size_t chunk)
+{
+	json_t *trials = json_array();
+
+	for (size_t b = 0; b < blocks; b++) {
+		json_t *wa = json_pack("{s:[], s:[], s:[], s:[]}", "start_ms", "pkts", "cpu_ns", "valid");
+		json_t *wb = json_pack("{s:[], s:[], s:[], s:[]}", "start_ms", "pkts", "cpu_ns", "valid");
+		size_t start = (size_t)(uniform01() * (double)n);
+		double sign = 1;
+
+		for (size_t i = 0; i < k; i++) {
+			double a = 1e6 * exp(0.1 * normal());
+
+			if (i % chunk == 0)
+				sign = uniform01() < 0.5 ? -1 : 1;
+			json_array_append_new(json_object_get(wa, "pkts"), json_integer(1000));
+			json_array_append_new(json_object_get(wa, "cpu_ns"), json_real(a));
+			json_array_append_new(json_object_get(wa, "valid"), json_true());
+			json_array_append_new(json_object_get(wb, "pkts"), json_integer(1000));
+			json_array_append_new(json_object_get(wb, "cpu_ns"),
+					      json_real(a * exp(sign * d[(start + i) % n])));
+			json_array_append_new(json_object_get(wb, "valid"), json_true());
+		}
+		json_array_append_new(trials, json_pack("{s:s, s:s, s:i, s:b, s:f, s:o}", "pass",
+							"timing", "mode", "tc", "rep", (int)b, "valid",
+							1, "cpu_ns_per_pkt", 1000.0, "windows", wa));
+		json_array_append_new(trials, json_pack("{s:s, s:s, s:i, s:b, s:f, s:o}", "pass",
+							"timing", "mode", "tc-aa", "rep", (int)b,
+							"valid", 1, "cpu_ns_per_pkt", 1000.0, "windows",
+							wb));
+	}
+	return json_pack("{s:{s:[s,s], s:i}, s:o}", "settings", "modes", "tc", "tc-aa", "seed", 1,
+			 "trials", trials);
+}
+
+static void test_coverage_autocorrelated(void **state)
+{
+	char err[512];
+	json_t *rec = NULL;
+	int le = report_load(AA_NOISE_RUN, &rec, err, sizeof(err));
+	const json_t *ts = json_object_get(rec, "timing_schedule");
+	double *d, p, pi, se;
+	size_t *block, blocks, k, chunk;
+	long n;
+	int covered = 0, covered_ind = 0;
+
+	(void)state;
+	if (le || !rec)
+		fail_msg("%s", err);
+	n = window_pairs(rec, "tc", "tc-aa", &d, &block);
+	assert_true(n > 200);
+	blocks = (size_t)json_integer_value(json_object_get(ts, "blocks"));
+	k = (size_t)n / blocks;
+	chunk = 2 * (size_t)json_integer_value(json_object_get(ts, "windows_per_visit"));
+	{
+		double m = 0, num = 0, den = 0;
+
+		for (long i = 0; i < n; i++)
+			m += d[i] / (double)n;
+		for (long i = 0; i < n; i++)
+			den += (d[i] - m) * (d[i] - m);
+		for (long i = 0; i + 1 < n; i++)
+			num += (d[i] - m) * (d[i + 1] - m);
+		printf("# recorded A/A noise (%s): %ld pairs in %zu blocks, %zu pairs to a round "
+		       "pair, lag-1 autocorrelation of the pairs %.2f\n", AA_NOISE_RUN, n, blocks,
+		       chunk, num / den);
+	}
+	for (int s = 0; s < SIMS; s++) {
+		json_t *run = resampled_run(d, (size_t)n, blocks, k, chunk), *sum = summary_compute(run);
+		const json_t *x = delta_of(sum, "tc-aa");
+		double lo = json_number_value(json_object_get(x, "ci95_lo"));
+		double hi = json_number_value(json_object_get(x, "ci95_hi"));
+
+		assert_non_null(json_object_get(x, "blocks"));
+		covered += lo <= 0 && 0 <= hi;
+		covered_ind += json_number_value(json_object_get(x, "independent_ci95_lo")) <= 0 &&
+			       0 <= json_number_value(json_object_get(x, "independent_ci95_hi"));
+		json_decref(sum);
+		json_decref(run);
+	}
+	p = (double)covered / SIMS;
+	pi = (double)covered_ind / SIMS;
+	se = sqrt(0.95 * 0.05 / SIMS);
+	printf("# resampled A/A runs: the printed interval (over blocks) covered 0 in %.1f%% of "
+	       "%d, the pairs taken as independent in %.1f%% (simulation error %.1f%%)\n",
+	       100 * p, SIMS, 100 * pi, 100 * se);
+	assert_true(p >= 0.95);
+	assert_true(pi < 0.95 - 3 * se);
+	free(d);
+	free(block);
+	json_decref(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_five_pairs_no_interval),
 		cmocka_unit_test(test_false_real_rate),
 		cmocka_unit_test(test_aa_arm_of_another_mode),
+		cmocka_unit_test(test_coverage_autocorrelated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
