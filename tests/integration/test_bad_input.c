@@ -191,7 +191,7 @@ static void test_full_results_disk(void **state)
 	snprintf(cmd, sizeof(cmd), "mount -t tmpfs -o size=64k xdptcfull %s && "
 				   "dd if=/dev/zero of=%s/fill bs=4k count=15 2>/dev/null", mnt, mnt);
 	assert_int_equal(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "%s run --packets 2k --reps 2 --count-reps 1 --no-flame "
+	snprintf(cmd, sizeof(cmd), "%s run --packets 2k --reps 2 --count-reps 1 --no-flame --schedule classic "
 				   "--quiet --out %s 2>&1 </dev/null", xdptc, mnt);
 	p = popen(cmd, "r");
 	assert_non_null(p);

@@ -1083,7 +1083,7 @@ static int veth_kill_one(int i, enum phase ph, struct prev_check *pc, struct dea
 		match = "host doctor";
 		delay = uniform(0, 1700) / 1000.0;
 	}
-	snprintf(args, sizeof(args), "run --topology veth --packets 20k --reps 2 --count-reps 1 "
+	snprintf(args, sizeof(args), "run --topology veth --packets 20k --reps 6 --count-reps 1 --timing-budget 1 "
 		 "--no-flame --modes tc,xdpdrv,tcx --quiet --out results --seed %u",
 		 (unsigned int)(splitmix64(&rng) & 0xffff));
 again:
@@ -1232,7 +1232,7 @@ static void test_sigkill_veth_leaves_nothing(void **state)
 
 		do {
 			wait_for_the_lock();
-			run_start(&r, "run --topology veth --packets 5k --reps 2 --count-reps 1 "
+			run_start(&r, "run --topology veth --packets 5k --reps 2 --count-reps 1 --schedule classic "
 				  "--no-flame --modes tc --quiet --out results --seed 1", "veth-final.log");
 			while (run_line(&r, now_s() + 0.02, line, sizeof(line)) >= 0) {
 				if (strstr(line, "another xdptc run (pid ") &&
@@ -1517,7 +1517,7 @@ static void test_second_run_refuses_and_the_first_completes(void **state)
 	(void)state;
 	do {
 		wait_for_the_lock();
-		run_start(&a, "run --topology veth --packets 200k --reps 5 --count-reps 1 --no-flame "
+		run_start(&a, "run --topology veth --packets 200k --reps 5 --count-reps 1 --no-flame --schedule classic "
 			  "--modes tc,xdpdrv --quiet --out results-a --seed 5", "first.log");
 		/* until it measures */
 		while ((n = run_line(&a, now_s() + 60, line, sizeof(line))) == 1 &&
@@ -1530,7 +1530,7 @@ static void test_second_run_refuses_and_the_first_completes(void **state)
 	assert_int_equal(n, 1);
 	assert_true(a.prefix[0]);
 	/* the second: refused, in a sentence, at once */
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' run --topology veth --packets 5k --reps 2 "
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' run --topology veth --packets 5k --reps 2 --schedule classic "
 		 "--modes tc --out results-b", base, xdptc);
 	{
 		double t = now_s();

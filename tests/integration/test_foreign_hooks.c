@@ -217,7 +217,7 @@ static void test_every_command_leaves_them_alone(void **state)
 	unchanged("cleanup");
 	assert_int_equal(run_cmd(out, sizeof(out), "%s doctor", xdptc), 0);
 	unchanged("doctor");
-	assert_int_equal(run_cmd(out, sizeof(out), "%s run --packets 5k --reps 2 --count-reps 1 "
+	assert_int_equal(run_cmd(out, sizeof(out), "%s run --packets 5k --reps 2 --count-reps 1 --schedule classic "
 				 "--no-flame --quiet --out /tmp/xdptc-foreign-%d", xdptc,
 				 (int)getpid()), 0);
 	run_cmd(NULL, 0, "rm -rf /tmp/xdptc-foreign-%d", (int)getpid());

@@ -2,7 +2,8 @@
 /*
  * test_main.h: the opening every integration test shares: refuse to run without root
  * (the tests make namespaces, attach programs and send packets), take the xdptc binary
- * from $XDPTC_BIN when set, and run the group.
+ * from $XDPTC_BIN when set, and run the group (only the tests whose names match the
+ * pattern $XDPTC_TEST_FILTER when that is set: cmocka_set_test_filter).
  * Include after <cmocka.h>, <stdio.h>, <stdlib.h>, <unistd.h>.
  */
 #ifndef XDPTC_TEST_MAIN_H
@@ -21,6 +22,8 @@ static inline int integration_main(const char *name, const struct CMUnitTest *te
 	}
 	if (xdptc && getenv("XDPTC_BIN"))
 		*xdptc = getenv("XDPTC_BIN");
+	if (getenv("XDPTC_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("XDPTC_TEST_FILTER"));
 	return _cmocka_run_group_tests(name, tests, n, setup, teardown);
 }
 

@@ -75,7 +75,7 @@ static json_t *short_run(const char *extra, char *md, size_t mdlen, int *st, cha
 
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(log, loglen, "%s.log", tmpl);
-	snprintf(cmd, sizeof(cmd), "%s run --modes tc,xdpdrv --no-flame --quiet --out %s %s "
+	snprintf(cmd, sizeof(cmd), "%s run --modes tc,xdpdrv --no-flame --quiet --schedule classic --out %s %s "
 		 "2>%s", xdptc, tmpl, extra, log);
 	*st = system(cmd);
 	dir = find_run_dir(tmpl);
@@ -233,7 +233,7 @@ static void test_a_program_put_on_the_dut_meanwhile(void **state)
 	if (pid == 0) {
 		dup2(fds[1], 2);
 		close(fds[0]);
-		execl(xdptc, "xdptc", "run", "--modes", "tc", "--packets", "200k", "--reps", "8",
+		execl(xdptc, "xdptc", "run", "--schedule", "classic", "--modes", "tc", "--packets", "200k", "--reps", "8",
 		      "--count-reps", "1", "--no-flame", "--quiet", "--out", tmpl, (char *)NULL);
 		_exit(127);
 	}

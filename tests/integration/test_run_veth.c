@@ -76,7 +76,7 @@ static void test_short_run_shows_the_mechanism(void **state)
 	int st;
 
 	(void)state;
-	st = run_xdptc(xdptc, tmpl, "", "run --packets 50k --reps 2 --count-reps 2 --modes tc,xdpdrv "
+	st = run_xdptc(xdptc, tmpl, "", "run --packets 50k --reps 2 --count-reps 2 --modes tc,xdpdrv --schedule classic "
 					"--seed 7 --quiet", path, sizeof(path));
 	assert_run_ok(st, path);
 	run_prefix(path, prefix, sizeof(prefix));
@@ -182,6 +182,94 @@ static void test_short_run_shows_the_mechanism(void **state)
 	free(dir);
 }
 
+/* The alternating timing pass (issue 23): the noise measured first and the schedule
+ * chosen from it, one sender for the pass, every window conserved on its own, the
+ * windows of each block summed into its trial, and the time metric's delta computed over
+ * blocks of window pairs. */
+static void test_alternating_windows(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[700], path[600], prefix[16];
+	json_t *run, *ts, *nz, *t, *d;
+	long long wp, rounds, per_visit, blocks, timing = 0;
+	size_t i;
+	int st;
+
+	(void)state;
+	st = run_xdptc(xdptc, tmpl, "", "run --aa --modes tc,xdpdrv --reps 6 --timing-budget 4 "
+		       "--count-reps 1 --no-flame --seed 11 --quiet", path, sizeof(path));
+	assert_run_ok(st, path);
+	run_prefix(path, prefix, sizeof(prefix));
+	unlink(path);
+	run = load_run_json(tmpl, path, sizeof(path));
+	ts = json_object_get(run, "timing_schedule");
+	nz = json_object_get(ts, "noise");
+	assert_string_equal(json_string_value(json_object_get(ts, "schedule")), "alternating");
+	/* the noise: back-to-back windows of the baseline arm, the spread by lag, the visits'
+	 * overhead of every arm */
+	assert_string_equal(json_string_value(json_object_get(nz, "mode")), "tc");
+	assert_true(num(nz, "slots") >= 48);
+	assert_true(json_array_size(json_object_get(nz, "lengths")) >= 1);
+	assert_true(json_array_size(json_object_get(json_array_get(json_object_get(nz, "lengths"), 0),
+						    "pair_sd_by_lag")) >= 8);
+	assert_int_equal(json_array_size(json_object_get(nz, "visit_overhead_ms_by_arm")), 3);
+	wp = (long long)num(ts, "window_packets");
+	rounds = (long long)num(ts, "rounds_per_block");
+	per_visit = (long long)num(ts, "windows_per_visit");
+	blocks = (long long)num(ts, "blocks");
+	printf("# schedule: windows of %.1f ms (%lld packets), %lld per attach, %lld blocks of "
+	       "%lld rounds; noise: %.0f slots, pair spread %.2f%%\n", num(ts, "window_ms"), wp,
+	       per_visit, blocks, rounds, num(nz, "slots"), 100 * num(ts, "pair_sd"));
+	assert_true(wp >= 100);
+	assert_int_equal(blocks, 6);
+	assert_true(rounds >= 2 && rounds % 2 == 0);
+	json_array_foreach(json_object_get(run, "trials"), i, t) {
+		json_t *w = json_object_get(t, "windows");
+		double pkts = 0;
+
+		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing"))
+			continue;
+		timing++;
+		/* every window: conserved, all its packets decided by the program */
+		assert_int_equal(json_array_size(json_object_get(w, "pkts")), rounds * per_visit);
+		for (size_t k = 0; k < json_array_size(json_object_get(w, "pkts")); k++) {
+			assert_true(json_is_true(json_array_get(json_object_get(w, "valid"), k)));
+			assert_int_equal(json_integer_value(json_array_get(json_object_get(w, "pkts"),
+									     k)), wp);
+			pkts += (double)wp;
+			assert_true(json_number_value(json_array_get(json_object_get(w, "cpu_ns"), k)) > 0);
+		}
+		/* the trial is its windows' sum */
+		assert_true(json_is_true(json_object_get(t, "valid")));
+		assert_true(num(t, "pkts_at_dut") == pkts);
+		assert_true(num(t, "sent") == pkts);
+		assert_true(num(t, "dropped") == pkts);
+	}
+	assert_int_equal(timing, blocks * 3);
+	/* the time metric's deltas: over blocks of window pairs, with the independent
+	 * interval beside them */
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d) {
+		if (strcmp(json_string_value(json_object_get(d, "metric")), "cpu_ns_per_pkt"))
+			continue;
+		printf("# %s vs %s: %+.2f%% [%+.2f%%, %+.2f%%], as if independent [%+.2f%%, %+.2f%%], "
+		       "pairs' lag-1 autocorrelation %.2f\n", json_string_value(json_object_get(d, "b")),
+		       json_string_value(json_object_get(d, "a")), 100 * num(d, "rel_delta"),
+		       100 * num(d, "ci95_lo"), 100 * num(d, "ci95_hi"),
+		       100 * num(d, "independent_ci95_lo"), 100 * num(d, "independent_ci95_hi"),
+		       num(d, "pair_autocorrelation"));
+		assert_int_equal((long long)num(d, "blocks"), blocks);
+		assert_int_equal((long long)num(d, "pairs"), blocks * rounds * per_visit);
+		assert_true(num(d, "ci95_lo") < num(d, "rel_delta") &&
+			    num(d, "rel_delta") < num(d, "ci95_hi"));
+		assert_true(json_is_number(json_object_get(d, "independent_ci95_lo")));
+		assert_true(num(d, "ci_coverage") >= 0.95);
+	}
+	/* the kept programs and the clsact qdisc went with the run: nothing of it is left */
+	assert_int_equal(count_leftovers(prefix), 0);
+	json_decref(run);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_sigint_cleans_up(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-test-XXXXXX", out[64], log[64], prefix[16];
@@ -199,7 +287,7 @@ static void test_sigint_cleans_up(void **state)
 
 		dup2(fd, 1);
 		dup2(err, 2);
-		execl(xdptc, "xdptc", "run", "--packets", "5M", "--reps", "5", "--out", tmpl,
+		execl(xdptc, "xdptc", "run", "--schedule", "classic", "--packets", "5M", "--reps", "5", "--out", tmpl,
 		      (char *)NULL);
 		_exit(127);
 	}
@@ -210,7 +298,7 @@ static void test_sigint_cleans_up(void **state)
 		FILE *p;
 		int st2;
 
-		snprintf(cmd, sizeof(cmd), "%s run --packets 10k --reps 2 --out %s 2>&1", xdptc, tmpl);
+		snprintf(cmd, sizeof(cmd), "%s run --packets 10k --reps 2 --schedule classic --out %s 2>&1", xdptc, tmpl);
 		p = popen(cmd, "r");
 		assert_non_null(p);
 		if (!fread(out, 1, sizeof(out) - 1, p))
@@ -265,7 +353,8 @@ static void test_unavailable_counts_are_null_not_zero(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
 	snprintf(cmd, sizeof(cmd), "XDPTC_COUNTERS_DISABLE=kprobe,fentry,tracepoint %s run "
-				   "--packets 10k --reps 2 --count-reps 2 --modes tc --out %s --quiet "
+				   "--packets 10k --reps 2 --count-reps 2 --modes tc --schedule classic "
+				   "--out %s --quiet "
 				   "2>/dev/null",
 		 xdptc, tmpl);
 	st = system(cmd);
@@ -362,7 +451,7 @@ static void test_sweep_over_senders(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
-	snprintf(cmd, sizeof(cmd), "%s sweep --over sender --values udp,xdp-live --packets 20k "
+	snprintf(cmd, sizeof(cmd), "%s sweep --over sender --values udp,xdp-live --schedule classic --packets 20k "
 				   "--reps 2 --count-reps 1 --no-flame --out %s >/dev/null 2>&1",
 		 xdptc, tmpl);
 	st = system(cmd);
@@ -401,7 +490,7 @@ static json_t *run_rate_search(const char *tmpl, const char *tag, const char *ar
 	char *dir;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --find-max-rate %s --packets 100k "
+	snprintf(cmd, sizeof(cmd), "%s run --sender xdp-live --find-max-rate --schedule classic %s --packets 100k "
 				   "--reps 2 --count-reps 1 --no-flame --out %s/%s --quiet 2>%s/%s.log",
 		 xdptc, args, tmpl, tag, tmpl, tag);
 	snprintf(path, sizeof(path), "%s/%s.log", tmpl, tag);
@@ -498,6 +587,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_run_shows_the_mechanism),
+		cmocka_unit_test(test_alternating_windows),
 		cmocka_unit_test(test_sigint_cleans_up),
 		cmocka_unit_test(test_unwritable_out_fails_before_measuring),
 		cmocka_unit_test(test_unavailable_counts_are_null_not_zero),
