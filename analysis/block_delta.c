@@ -86,6 +86,7 @@ int block_delta_compute(const double *d, const size_t *block, size_t n, double l
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->estimate = out->lo = out->hi = out->block_sd = out->pair_ac1 = NAN;
+	out->block_min = out->block_max = NAN;
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(d[i]))
 			return -EINVAL;
@@ -117,6 +118,8 @@ int block_delta_compute(const double *d, const size_t *block, size_t n, double l
 	for (size_t b = 0; b < used; b++)
 		sd += (est[b] - mean) * (est[b] - mean);
 	out->block_sd = used > 1 ? sqrt(sd / (double)(used - 1)) : NAN;
+	out->block_min = expm1(stats_min(est, used));
+	out->block_max = expm1(stats_max(est, used));
 	out->estimate = expm1(hodges_lehmann(est, used));
 	out->coverage = signed_rank_order(used, level, &c);
 	if (c) {

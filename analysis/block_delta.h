@@ -30,6 +30,7 @@ struct block_delta {
 	double lo, hi;        /* the signed-rank interval, relative like the estimate */
 	double coverage;      /* its exact coverage under symmetry (>= the level asked) */
 	double block_sd;      /* the block estimates' standard deviation (log ratio) */
+	double block_min, block_max; /* the smallest and largest block estimate, relative */
 	double pair_ac1;      /* lag-1 autocorrelation of the pairs' log ratios in order */
 };
 

@@ -125,7 +125,7 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 {
 	json_t *o = json_object();
 	struct block_delta bd;
-	double *d, lo = INFINITY, hi = -INFINITY;
+	double *d;
 	size_t *block;
 	long n = window_pairs(run, a, b, &d, &block);
 	int e;
@@ -149,26 +149,9 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 		return o;
 	}
 	json_object_set_new(o, "rel_delta", n > 0 ? json_real(bd.estimate) : json_null());
-	/* the range of the blocks' estimates */
-	for (long i = 0; i < n; i++) {
-		size_t j = (size_t)i, k = 0;
-		double *v;
-
-		if (i && block[i] == block[i - 1])
-			continue;
-		while (j + k < (size_t)n && block[j + k] == block[j])
-			k++;
-		v = d + j;
-		{
-			double h = hodges_lehmann(v, k);
-
-			lo = fmin(lo, h);
-			hi = fmax(hi, h);
-		}
-	}
 	if (n > 0) {
-		json_object_set_new(o, "pair_min", json_real(expm1(lo)));
-		json_object_set_new(o, "pair_max", json_real(expm1(hi)));
+		json_object_set_new(o, "pair_min", json_real(bd.block_min));
+		json_object_set_new(o, "pair_max", json_real(bd.block_max));
 		json_object_set_new(o, "pair_autocorrelation",
 				    isfinite(bd.pair_ac1) ? json_real(bd.pair_ac1) : json_null());
 	}

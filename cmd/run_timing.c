@@ -10,6 +10,7 @@
 
 #include "cpu_time.h"
 #include "run_internal.h"
+#include "block_delta.h"
 #include "stats.h"
 
 #define SLOT_MS 2.0          /* the calibration's windows */
@@ -91,6 +92,38 @@ static void noise_at_length(const double *cpu, const double *pkts, int n, int m,
 out:
 	free(y);
 	free(d);
+}
+
+/* How much wider the Hodges-Lehmann estimate of a block spreads than the robust sd
+ * predicts, on this noise: adjacent slots' log ratios drawn at random in groups of 16,
+ * the groups' estimates' sd x 4 over the robust sd of all (1 for normal noise, 1.5 and
+ * more for the heavy tails an interrupt or a preemption gives a window). */
+static double hl_inflation(const double *cpu, const double *pkts, int n, uint64_t seed)
+{
+	double *d = calloc((size_t)n, sizeof(*d)), est[300], g[16], f = 1, rsd;
+	uint64_t x = seed ^ 0x6a09e667f3bcc909ull;
+
+	if (!d || n < 2 * MIN_NOISE_PAIRS) {
+		free(d);
+		return 1;
+	}
+	for (int j = 0; j + 1 < n; j++)
+		d[j] = log((cpu[j + 1] / pkts[j + 1]) / (cpu[j] / pkts[j]));
+	for (int r = 0; r < 300; r++) {
+		for (int i = 0; i < 16; i++)
+			g[i] = d[stats_splitmix64(&x) % (uint64_t)(n - 1)];
+		est[r] = hodges_lehmann(g, 16);
+	}
+	rsd = robust_sd(d, (size_t)(n - 1));
+	if (rsd > 0) {
+		double m = stats_mean(est, 300), v = 0;
+
+		for (int r = 0; r < 300; r++)
+			v += (est[r] - m) * (est[r] - m);
+		f = sqrt(v / 299) * 4 / rsd;
+	}
+	free(d);
+	return f > 1 ? f : 1;
 }
 
 /* The cheapest overhead of a visit of each arm: attach, warm-up, one window of a slot,
@@ -266,6 +299,7 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	if (e)
 		return e;
 	slot_figures(cpu, pkts, nz);
+	nz->hl_inflation = hl_inflation(cpu, pkts, nz->slots, o->seed);
 	for (int m = 1; nz->nlen < TIMING_MAX_LENGTHS; m *= 2) {
 		struct timing_noise_len *l = &nz->len[nz->nlen];
 
@@ -317,6 +351,8 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		return -EIO;
 	}
 	p->per_visit = bw;
+	/* the spread the blocks' estimates will show: heavy tails widen it */
+	p->pair_sd *= nz->hl_inflation;
 	p->window_ms = o->window_ms > 0 ? o->window_ms : nz->len[bl].window_ms;
 	p->window_from = o->window_ms > 0 ? "--window-ms" : "noise";
 	p->window_packets = (uint64_t)(p->window_ms * 1e6 / nz->wall_ns_per_pkt);
@@ -393,6 +429,7 @@ json_t *timing_plan_json(const struct timing_plan *p)
 	json_object_set_new(n, "autocorrelation", json_pack("{s:f, s:f, s:f, s:f}",
 		"lag1", nz->ac[0], "lag2", nz->ac[1], "lag5", nz->ac[2], "lag10", nz->ac[3]));
 	json_object_set_new(n, "gap_ms", json_real(nz->gap_ms));
+	json_object_set_new(n, "hl_inflation", json_real(nz->hl_inflation));
 	for (int i = 0; i < RUN_MAX_MODES && nz->overhead_ms_by_arm[i] > 0; i++)
 		json_array_append_new(oh, json_real(nz->overhead_ms_by_arm[i]));
 	json_object_set_new(n, "visit_overhead_ms_by_arm", oh);

@@ -54,6 +54,8 @@ struct timing_noise {
 		double d[TIMING_MAX_LAGS];    /* D at lags 1..nlags windows */
 	} len[TIMING_MAX_LENGTHS];
 	double gap_ms;             /* between back-to-back windows (settle, snapshots) */
+	double hl_inflation;       /* the Hodges-Lehmann estimate's spread over what the
+				    * robust sd predicts, on these slots (>= 1) */
 	double overhead_ms_by_arm[RUN_MAX_MODES]; /* per visit outside its windows: attach,
 						   * warm-up, settle, snapshots, detach */
 };
