@@ -787,6 +787,20 @@ static int run_timing_alternating(struct run_ctx *c)
 		struct trial_result agg[RUN_MAX_MODES];
 		json_t *win[RUN_MAX_MODES];
 
+		/* the budget holds: when the blocks so far took longer than foreseen, the rest
+		 * get fewer rounds (by the time alone, never by what was measured) */
+		if (b) {
+			double spent = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+			double left = c->plan.budget_s - spent, per_round = spent / b /
+									  c->plan.rounds_per_block;
+			int fit = (int)(left / (c->plan.blocks - b) / per_round);
+
+			fit -= fit % 2;
+			if (fit < c->plan.rounds_per_block) {
+				c->plan.rounds_per_block = fit > 2 ? fit : 2;
+				c->plan.rounds_cut = true;
+			}
+		}
 		e = timing_block(o, &s, &c->plan, b, t0, agg, win, c->why, sizeof(c->why));
 		for (int a = 0; !e && a < o->nmodes; a++) {
 			json_t *t = trial_json(&agg[a], arm_label(o, a), b, c->seq++, &c->ci.plan,
@@ -797,6 +811,12 @@ static int run_timing_alternating(struct run_ctx *c)
 			progress_line(&c->prog, &agg[a], arm_label(o, a), b, c->plan.blocks,
 				      &c->ci.plan);
 		}
+	}
+	if (c->plan.rounds_cut) { /* the schedule as planned, and what the budget left */
+		json_t *ts = json_object_get(c->run, "timing_schedule");
+
+		json_object_set_new(ts, "rounds_cut", json_true());
+		json_object_set_new(ts, "rounds_last_block", json_integer(c->plan.rounds_per_block));
 	}
 	trial_session_close(&s);
 	dut_keep_programs(&c->dut, false);

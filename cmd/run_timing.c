@@ -16,7 +16,8 @@
 #define SLOT_MS 2.0          /* the calibration's windows */
 #define CAL_MS 1500.0        /* ... for this long */
 #define CAL_MAX_SLOTS 4096
-#define MIN_NOISE_PAIRS 12   /* a window length needs this many adjacent pairs */
+#define MIN_NOISE_PAIRS 40   /* a spread at a lag needs this many pairs */
+#define MIN_NOISE_WINDOWS 100 /* a window length needs this many windows */
 #define WARMUP_SHARE 0.1     /* packets after each attach, of the window's */
 #define WARMUP_MIN 1000      /* ... and at least this many */
 /* the half-width of the interval over blocks in standard errors of the mean pair: t's
@@ -83,10 +84,16 @@ static void noise_at_length(const double *cpu, const double *pkts, int n, int m,
 			c += cpu[i], p += pkts[i];
 		y[j] = c / p;
 	}
-	for (int k = 1; k <= TIMING_MAX_LAGS && g - k >= MIN_NOISE_PAIRS; k++) {
+	for (int k = 1; g >= MIN_NOISE_WINDOWS && k <= TIMING_MAX_LAGS && g - k >= MIN_NOISE_PAIRS;
+	     k++) {
 		for (int j = 0; j + k < g; j++)
 			d[j] = log(y[j + k] / y[j]);
 		l->d[k - 1] = robust_sd(d, (size_t)(g - k));
+		/* windows further apart share no more of their noise than closer ones: a
+		 * dip at a longer lag is the estimate's own noise (and choosing by it the
+		 * winner's curse), so the spread never falls with the lag */
+		if (k > 1 && l->d[k - 1] < l->d[k - 2])
+			l->d[k - 1] = l->d[k - 2];
 		l->nlags = k;
 	}
 out:
@@ -180,7 +187,9 @@ static int measure_slots(const struct run_opts *o, struct trial_session *s, stru
 			nz->slot_packets = 100;
 	}
 	t0 = clock_ns(CLOCK_MONOTONIC);
-	while (!e && n < CAL_MAX_SLOTS && ms_since(t0) < CAL_MS) {
+	/* CAL_MS, and longer (up to 4 x) until there are twice MIN_NOISE_WINDOWS */
+	while (!e && n < CAL_MAX_SLOTS &&
+	       (ms_since(t0) < CAL_MS || (n < 2 * MIN_NOISE_WINDOWS && ms_since(t0) < 4 * CAL_MS))) {
 		e = trial_session_measure(s, nz->slot_packets, 0, &r);
 		trial_result_release(&r);
 		if (e || !r.valid || !r.pkts_at_dut)
@@ -291,7 +300,7 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	p->target_halfwidth = o->target_halfwidth;
 	p->budget_s = o->timing_budget_s;
 	e = measure_slots(o, s, nz, cpu, pkts, why, whylen);
-	if (!e && nz->slots < 4 * MIN_NOISE_PAIRS) {
+	if (!e && nz->slots < MIN_NOISE_WINDOWS) {
 		snprintf(why, whylen, "the noise calibration measured too few windows (%d valid)",
 			 nz->slots);
 		e = -EIO;

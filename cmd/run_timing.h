@@ -4,20 +4,24 @@
  * its schedule chosen from this machine's own noise (docs/method.md, "The timing
  * schedule").
  *
- * 1. Noise: the baseline arm attached once, back-to-back windows of about SLOT_MS each
- *    for about CAL_MS; from them, for each candidate window length L (a run of
- *    consecutive slots), the spread of the log ratio of two adjacent windows of length L
- *    (1.4826 x its median absolute deviation: a robust standard deviation) and the
- *    lag-1 autocorrelation of the windows' values. The per-window overhead (attach,
- *    warm-up, settle waits, snapshots, detach) is timed on every arm's mode.
- * 2. Schedule: L minimizing sd(L)^2 x (L + overhead), the variance of a paired ratio per
- *    second of run; the rounds (each arm once per round) for the target half-width,
- *    capped by the time budget; rounds grouped into blocks (the repetitions), in
- *    counterbalanced pairs of rounds (a shuffled order, then its reverse).
- * 3. Each block gives one trial per arm: the sums over that arm's windows in the block.
- *    Trials are paired by block, and the interval is computed over blocks, whose length
- *    (seconds) is many times the noise's correlation time: adjacent windows are not
- *    independent, blocks are.
+ * 1. Noise: one sender for the whole pass; the baseline arm attached once, back-to-back
+ *    windows of about SLOT_MS each for about CAL_MS (longer, up to 4 x, until there are
+ *    twice MIN_NOISE_WINDOWS); from them, for windows of 1, 2, 4, 8 slots (each with at
+ *    least MIN_NOISE_WINDOWS windows), the structure function D(tau): the robust spread
+ *    (1.4826 x the median absolute deviation) of ln(y(t + tau) / y(t)), never falling
+ *    with the lag; the slots' cv and autocorrelation; how much wider a Hodges-Lehmann
+ *    estimate spreads than that robust spread says (the windows' tails); the overhead of
+ *    a visit of each arm (attach, warm-up, settle waits, snapshots, detach).
+ * 2. Schedule: for each window length L and W windows per attach (1, 2, 4, 8) the
+ *    variance of a round's paired estimate from the semivariogram D^2 / 2 (pairs tau
+ *    apart, windows of one attach covarying), times the round's time: the least wins.
+ *    Rounds: what the target half-width needs (x 1.3), at most what the budget holds, in
+ *    blocks (the repetitions), in counterbalanced pairs (a shuffled order, then its
+ *    reverse), the arm slowest to attach (not of the A/A pair) where the two meet.
+ * 3. Each block gives one trial per arm: the sums over that arm's windows in the block,
+ *    listed in the trial. The time metric is compared window pair by window pair, its
+ *    interval over blocks (analysis/window_delta.h): adjacent windows are not
+ *    independent, blocks (seconds, orders drawn independently) are.
  */
 #ifndef XDPTC_RUN_TIMING_H
 #define XDPTC_RUN_TIMING_H
@@ -71,7 +75,9 @@ struct timing_plan {
 				    * a pair's first round, first in its second, one attach
 				    * for both; -1 none */
 	int blocks;                /* repetitions */
-	int rounds_per_block;      /* even: counterbalanced pairs of rounds */
+	int rounds_per_block;      /* even: counterbalanced pairs of rounds (the last blocks
+				    * may have fewer: rounds_cut) */
+	bool rounds_cut;           /* the budget ran short: later blocks had fewer rounds */
 	int pairs_for_target;      /* window pairs the target half-width needs */
 	double pair_lag_ms;        /* the typical time between paired windows */
 	double pair_sd;            /* D at that lag: the spread of one paired ratio */

@@ -229,8 +229,13 @@ static void test_alternating_windows(void **state)
 		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing"))
 			continue;
 		timing++;
-		/* every window: conserved, all its packets decided by the program */
-		assert_int_equal(json_array_size(json_object_get(w, "pkts")), rounds * per_visit);
+		/* every window: conserved, all its packets decided by the program (fewer
+		 * rounds in the last blocks when the budget ran short) */
+		if (json_is_true(json_object_get(ts, "rounds_cut")))
+			assert_true((long long)json_array_size(json_object_get(w, "pkts")) <=
+				    rounds * per_visit);
+		else
+			assert_int_equal(json_array_size(json_object_get(w, "pkts")), rounds * per_visit);
 		for (size_t k = 0; k < json_array_size(json_object_get(w, "pkts")); k++) {
 			assert_true(json_is_true(json_array_get(json_object_get(w, "valid"), k)));
 			assert_int_equal(json_integer_value(json_array_get(json_object_get(w, "pkts"),
@@ -257,7 +262,8 @@ static void test_alternating_windows(void **state)
 		       100 * num(d, "independent_ci95_lo"), 100 * num(d, "independent_ci95_hi"),
 		       num(d, "pair_autocorrelation"));
 		assert_int_equal((long long)num(d, "blocks"), blocks);
-		assert_int_equal((long long)num(d, "pairs"), blocks * rounds * per_visit);
+		if (!json_is_true(json_object_get(ts, "rounds_cut")))
+			assert_int_equal((long long)num(d, "pairs"), blocks * rounds * per_visit);
 		assert_true(num(d, "ci95_lo") < num(d, "rel_delta") &&
 			    num(d, "rel_delta") < num(d, "ci95_hi"));
 		assert_true(json_is_number(json_object_get(d, "independent_ci95_lo")));
