@@ -82,7 +82,7 @@ static const struct cli_opt run_opts_table[] = {
 	  "after each attach, 1, 2, 4 or 8, instead of the number chosen from the noise",
 	  "chosen from the noise", "WINDOWS_PER_ATTACH" },
 	{ "timing-budget", OPT_TIMING_BUDGET, "S", "alternating: the most seconds the timing "
-	  "pass's rounds may take, 1-3600", "40", "TIMING_BUDGET" },
+	  "pass's rounds may take, 1-3600", "48", "TIMING_BUDGET" },
 	{ "target", OPT_TARGET, "PCT", "alternating: the A/A half-width, in percent, the "
 	  "number of rounds aims at (within the budget), 0.01-50", "0.5", "TARGET" },
 	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, 1-100",
@@ -514,7 +514,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	p.o = (struct run_opts){
 		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
 		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
-		.timing_budget_s = 40, .target_halfwidth = 0.005,
+		.timing_budget_s = 48, .target_halfwidth = 0.005,
 		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,

@@ -133,31 +133,29 @@ static double hl_inflation(const double *cpu, const double *pkts, int n, uint64_
 	return f > 1 ? f : 1;
 }
 
-/* The cheapest overhead of a visit of each arm: attach, warm-up, one window of a slot,
- * detach, less the window itself and one gap (the least of three: the overhead, not a
- * stall). */
+/* The overhead of a visit of each arm: attach, warm-up, one window of a slot, detach,
+ * less the window itself and one gap. */
 static int measure_overhead(const struct run_opts *o, struct trial_session *s,
 			    struct timing_noise *nz, uint64_t warmup, char *why, size_t whylen)
 {
 	for (int a = 0; a < o->nmodes; a++) {
 		struct trial_result r;
-		double best = INFINITY;
+		double ms[5];
 
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < 5; k++) { /* the median of five: a visit as it goes, stalls
+					       * and all, not the best of them */
 			uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 			int e = trial_session_window(s, o->modes[a], nz->slot_packets, warmup, &r);
-			double ms = ms_since(t0) - (double)r.wall_ns / 1e6 - nz->gap_ms;
 
+			ms[k] = ms_since(t0) - (double)r.wall_ns / 1e6 - nz->gap_ms;
 			trial_result_release(&r);
 			if (e) {
 				snprintf(why, whylen, "the noise calibration's %s window failed: %s",
 					 drop_mode_name(o->modes[a]), r.error);
 				return e;
 			}
-			if (ms < best)
-				best = ms;
 		}
-		nz->overhead_ms_by_arm[a] = best > 0 ? best : 0.01;
+		nz->overhead_ms_by_arm[a] = fmax(stats_median(ms, 5), 0.01);
 	}
 	return 0;
 }
@@ -372,8 +370,10 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	/* pairs: what the target needs, capped by the budget; whole counterbalanced pairs of
 	 * rounds */
 	{
-		/* 1.3: a margin for the noise changing after its measurement (1.5 s of it) */
-		double need = 1.3 * pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
+		/* 2: a margin for what back-to-back windows do not show (the attaches between
+		 * the alternation's windows widen its pairs' spread by 10-35% here) and for the
+		 * noise changing after its measurement (1.5 s of it) */
+		double need = 2.0 * pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
 		double cap = p->budget_s * 1000 / per_pair;
 		double pairs = need < cap ? need : cap;
 		int rounds = (int)ceil(pairs / bw);
