@@ -1260,26 +1260,15 @@ static void render_header(const struct render_ctx *rc)
 		const json_t *rate = json_object_get(set, "rate_pps");
 		char r[48];
 
-		if (window_run(run))
-			fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; the count and "
-				     "BPF-statistics passes %s packets per trial after a warm-up of %s, "
-				     "%lld blocks of the timing pass (below) and %lld repetitions of "
-				     "the others, in shuffled order (seed %lld)\n",
-				str_or(json_string_value(json_object_get(set, "sender")), "?"),
-				json_integer_value(json_object_get(set, "sender_cpu")),
-				json_integer_value(rate) > 0
-					? (snprintf(r, sizeof(r), "paced at %s pps",
-						    fmt_count(c, sizeof(c), rate)), r)
-					: "unpaced",
-				fmt_count(a, sizeof(a), json_object_get(set, "packets")),
-				fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-				json_integer_value(json_object_get(set, "reps")),
-				json_integer_value(json_object_get(set, "count_reps")),
-				json_integer_value(json_object_get(set, "seed")));
-		else
-		fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a "
-			     "warm-up of %s; %lld repetitions of the timing pass and %lld of the count "
-			     "and BPF-statistics passes, in shuffled order (seed %lld)\n",
+		/* the alternating pass's blocks are its repetitions; its windows its own */
+		fprintf(out, window_run(run)
+			? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
+			  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
+			  "(below) and %lld repetitions of the others, in shuffled order (seed "
+			  "%lld)\n"
+			: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
+			  "of %s; %lld repetitions of the timing pass and %lld of the count and "
+			  "BPF-statistics passes, in shuffled order (seed %lld)\n",
 			str_or(json_string_value(json_object_get(set, "sender")), "?"),
 			json_integer_value(json_object_get(set, "sender_cpu")),
 			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",

@@ -121,6 +121,18 @@ long window_pairs(const json_t *run, const char *a, const char *b, double **d, s
 	return (long)n;
 }
 
+/* @o has no interval, for the reason @why: its buffers @d and @block freed. */
+static json_t *no_interval(json_t *o, const char *why, double *d, size_t *block)
+{
+	json_object_set_new(o, "ci95_lo", json_null());
+	json_object_set_new(o, "ci95_hi", json_null());
+	json_object_set_new(o, "real", json_false());
+	json_object_set_new(o, "reason", json_string(why));
+	free(d);
+	free(block);
+	return o;
+}
+
 json_t *window_delta_json(const json_t *run, const char *metric, const char *a, const char *b)
 {
 	json_t *o = json_object();
@@ -139,14 +151,7 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 	json_object_set_new(o, "blocks", json_integer(n > 0 ? (json_int_t)bd.blocks : 0));
 	if (e && e != -ERANGE) {
 		json_object_set_new(o, "rel_delta", json_null());
-		json_object_set_new(o, "ci95_lo", json_null());
-		json_object_set_new(o, "ci95_hi", json_null());
-		json_object_set_new(o, "real", json_false());
-		json_object_set_new(o, "reason", json_string("the windows hold values that cannot "
-							     "be compared"));
-		free(d);
-		free(block);
-		return o;
+		return no_interval(o, "the windows hold values that cannot be compared", d, block);
 	}
 	json_object_set_new(o, "rel_delta", n > 0 ? json_real(bd.estimate) : json_null());
 	if (n > 0) {
@@ -155,16 +160,8 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 		json_object_set_new(o, "pair_autocorrelation",
 				    isfinite(bd.pair_ac1) ? json_real(bd.pair_ac1) : json_null());
 	}
-	if (e == -ERANGE) {
-		json_object_set_new(o, "ci95_lo", json_null());
-		json_object_set_new(o, "ci95_hi", json_null());
-		json_object_set_new(o, "real", json_false());
-		json_object_set_new(o, "reason", json_string("fewer than 6 blocks: no interval "
-							     "reaches 95%"));
-		free(d);
-		free(block);
-		return o;
-	}
+	if (e == -ERANGE)
+		return no_interval(o, "fewer than 6 blocks: no interval reaches 95%", d, block);
 	json_object_set_new(o, "ci95_lo", json_real(bd.lo));
 	json_object_set_new(o, "ci95_hi", json_real(bd.hi));
 	json_object_set_new(o, "ci_coverage", json_real(bd.coverage));

@@ -237,11 +237,10 @@ static int check_rx_path(const char *ifname, enum drop_mode mode, char *err, siz
 			       err, errlen) ? -EBUSY : 0;
 }
 
-int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
-		struct drop_attachment *out, char *err, size_t errlen)
+/* @out for @mode on @ifname, nothing held yet. Returns 0, or -ENODEV (said). */
+static int attachment_init(struct drop_attachment *out, const char *ifname,
+			   enum drop_mode mode, char *err, size_t errlen)
 {
-	int e;
-
 	memset(out, 0, sizeof(*out));
 	out->mode = mode;
 	out->prog_fd = -1;
@@ -253,6 +252,16 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
 		return -ENODEV;
 	}
+	return 0;
+}
+
+int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
+		struct drop_attachment *out, char *err, size_t errlen)
+{
+	int e = attachment_init(out, ifname, mode, err, errlen);
+
+	if (e)
+		return e;
 	if (mode >= MODE_NR) {
 		snprintf(err, errlen, "unknown mode; choose one of: %s", drop_mode_choices());
 		return -EINVAL;
@@ -479,15 +488,8 @@ int drop_attach_kept(struct drop_keep *k, const char *ifname, enum drop_mode mod
 		}
 		return 0;
 	}
-	memset(out, 0, sizeof(*out));
-	out->mode = mode;
-	out->link_fd = -1;
-	out->ifindex = (int)if_nametoindex(ifname);
-	snprintf(out->dev, sizeof(out->dev), "%s", ifname);
-	if (!out->ifindex) {
-		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
-		return -ENODEV;
-	}
+	if ((e = attachment_init(out, ifname, mode, err, errlen)))
+		return e;
 	out->netns_cookie = netns_current_cookie();
 	out->prog_fd = k->prog_fd[mode];
 	out->verdicts_fd = k->verdicts_fd[mode];
