@@ -1579,8 +1579,12 @@ static void render_deltas(const struct render_ctx *rc)
 {
 	const json_t *s = rc->s;
 	FILE *out = rc->out;
+	bool by_rep = false; /* a delta paired by repetition (not over windows) */
 	size_t i;
 	json_t *d;
+
+	json_array_foreach(json_object_get(s, "deltas"), i, d)
+		by_rep |= !json_object_get(d, "blocks");
 
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");
@@ -1589,10 +1593,10 @@ static void render_deltas(const struct render_ctx *rc)
 			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
 				     "own mode; %s: window by window, in blocks, each block's "
 				     "Hodges-Lehmann estimate and the signed-rank interval over the "
-				     "blocks, with its exact coverage; other metrics paired by block, "
-				     "interval of the median paired ratio from order statistics):\n\n",
+				     "blocks, with its exact coverage%s):\n\n",
 				str_or(json_string_value(json_object_get(s, "baseline")), "?"),
-				summary_time_metric(rc->run));
+				summary_time_metric(rc->run), by_rep ? "; other metrics paired by "
+				"block, interval of the median paired ratio from order statistics" : "");
 		else
 			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
 				     "own mode; paired by repetition; interval of the median paired "
@@ -1670,7 +1674,7 @@ static void render_deltas(const struct render_ctx *rc)
 			     "by the randomization). run.json keeps beside it the narrower interval "
 			     "the pairs would give if they were independent (independent_ci95_lo, "
 			     "_hi). A delta is called real only when its interval excludes 0.\n");
-	if (json_array_size(json_object_get(s, "deltas")))
+	if (by_rep)
 		fprintf(out, "\nEach interval is the k-th smallest and k-th largest of the paired "
 			     "ratios, with k chosen from the binomial distribution so that it covers "
 			     "the true median ratio with the probability shown (at least 95%%), "

@@ -193,13 +193,17 @@ void window_schedule_md(const json_t *run, FILE *out)
 	const json_t *l0 = json_array_get(json_object_get(nz, "lengths"), 0);
 	const json_t *d = json_object_get(l0, "pair_sd_by_lag");
 	size_t nd = json_array_size(d);
+	char cut[96] = "";
 
 	if (!ts || strcmp(json_string_value(json_object_get(ts, "schedule")) ?: "", "alternating"))
 		return;
+	if (json_is_true(json_object_get(ts, "rounds_cut")))
+		snprintf(cut, sizeof(cut), ", %lld in the last (the budget ran short)",
+			 json_integer_value(json_object_get(ts, "rounds_last_block")));
 	fprintf(out, "- Timing schedule: alternating windows of %.1f ms (%lld packets, %lld "
-		     "after each attach as warm-up), %lld per attach, %lld blocks of %lld rounds "
-		     "(every arm once per round, each pair of rounds in a shuffled order and its "
-		     "reverse). Chosen from the noise measured first (%s, %lld back-to-back "
+		     "after each attach as warm-up), %lld per attach, %lld blocks of %lld rounds%s "
+		     "(every arm once per round, attached and detached around its windows, each "
+		     "pair of rounds in a shuffled order and its reverse). Chosen from the noise measured first (%s, %lld back-to-back "
 		     "windows of %.1f ms): coefficient of variation %.1f%%, autocorrelation %.2f "
 		     "at %.0f ms and %.2f at %.0f ms; two windows' ratio spreads %.2f%% %.0f ms "
 		     "apart and %.2f%% %.0f ms apart; %s. Predicted A/A half-width %.2f%% "
@@ -208,7 +212,7 @@ void window_schedule_md(const json_t *run, FILE *out)
 		json_integer_value(json_object_get(ts, "window_warmup")),
 		json_integer_value(json_object_get(ts, "windows_per_visit")),
 		json_integer_value(json_object_get(ts, "blocks")),
-		json_integer_value(json_object_get(ts, "rounds_per_block")),
+		json_integer_value(json_object_get(ts, "rounds_per_block")), cut,
 		json_string_value(json_object_get(nz, "mode")) ?: "?",
 		json_integer_value(json_object_get(nz, "slots")), num(nz, "slot_ms"),
 		100 * num(nz, "cv"), num(ac, "lag1"), num(nz, "slot_cycle_ms"), num(ac, "lag10"),

@@ -73,8 +73,8 @@ static const struct cli_opt run_opts_table[] = {
 	  "measures the machine's noise first and from it chooses short windows (a few ms) "
 	  "and how many, then alternates the arms round by round with one sender kept alive, "
 	  "each mode's program loaded once (docs/method.md, \"The timing schedule\"); classic "
-	  "gives each arm one window of --packets per repetition", "alternating; classic under "
-	  "the icount engine", "SCHEDULE", .brief = "`alternating` (short windows chosen from "
+	  "gives each arm one window of --packets per repetition", "alternating; classic for "
+	  "virtio and under the icount engine", "SCHEDULE", .brief = "`alternating` (short windows chosen from "
 	  "the noise) or `classic` (one window of PACKETS per arm and repetition)" },
 	{ "window-ms", OPT_WINDOW_MS, "MS", "alternating: the window's length, 0.5-1000 ms, "
 	  "instead of the one chosen from the noise", "chosen from the noise", "WINDOW_MS" },
@@ -83,8 +83,9 @@ static const struct cli_opt run_opts_table[] = {
 	  "chosen from the noise", "WINDOWS_PER_ATTACH" },
 	{ "timing-budget", OPT_TIMING_BUDGET, "S", "alternating: the most seconds the timing "
 	  "pass's rounds may take, 1-3600", "48", "TIMING_BUDGET" },
-	{ "target", OPT_TARGET, "PCT", "alternating: the A/A half-width, in percent, the "
-	  "number of rounds aims at (within the budget), 0.01-50", "0.5", "TARGET" },
+	{ "target", OPT_TARGET, "PCT", "alternating: the half-width, in percent, that the "
+	  "noise measured predicts for an A/A pair and the number of rounds aims at (with or "
+	  "without --aa; within the budget), 0.01-50", "0.5", "TARGET" },
 	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, 1-100",
 	  "3; icount 2", "COUNT_REPS" },
 	{ "aa", OPT_AA, NULL, "also measure the first mode as a second arm (MODE-aa): its "
@@ -119,7 +120,9 @@ static const struct cli_opt run_opts_table[] = {
 	  "lost and a rate search measures the pair's saturation rate, with the DUT's own CPU "
 	  "time per packet", NULL, "NAPI_CPU", .brief = "that thread pinned to this CPU "
 	  "instead (implies `THREADED=1`); `sender`: the sender's CPU" },
-	{ "warmup", 'w', "N", "packets sent before each window, not measured",
+	{ "warmup", 'w', "N", "packets sent before each window, not measured (the classic "
+	  "schedule and the count, BPF-statistics and profile passes; the alternating pass "
+	  "warms up 1000 packets or 10% of a window, whichever is more, after each attach)",
 	  "10% of --packets", "WARMUP" },
 	{ "rate", OPT_RATE, "PPS", "sender pace in packets/s, k/M suffixes allowed; 0: as "
 	  "fast as possible", "unpaced; virtio 50k; virtio under icount 30k", "RATE" },
@@ -193,6 +196,7 @@ struct run_parse {
 	struct run_opts o;
 	uint64_t warmup;                       /* UINT64_MAX: not given */
 	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
+	int alt_set;                           /* --timing-budget or --target given */
 	const char *inside_file;               /* --inside-icount FILE */
 };
 
@@ -306,6 +310,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 					 c == OPT_WINDOW_MS ? "milliseconds from 0.5 to 1000"
 					 : c == OPT_TARGET ? "a percentage from 0.01 to 50"
 							   : "seconds from 1 to 3600");
+		p->alt_set |= c != OPT_WINDOW_MS;
 		if (c == OPT_WINDOW_MS)
 			p->o.window_ms = v;
 		else if (c == OPT_TARGET)
@@ -405,6 +410,14 @@ static int run_opt_apply(struct run_parse *p, int c)
  * Returns -1 to go on, or the exit status. */
 static int run_opts_finish(struct run_parse *p)
 {
+	/* the alternating pass's settings, given where the timing pass will be classic */
+	if ((p->o.window_ms > 0 || p->o.windows_per_attach || p->alt_set) &&
+	    (p->o.schedule == SCHEDULE_CLASSIC ||
+	     (p->o.schedule == SCHEDULE_AUTO &&
+	      (!strcmp(p->o.topology, "virtio") || p->o.engine == ENGINE_ICOUNT))))
+		fprintf(stderr, "xdptc: note: --window-ms, --windows-per-attach, --timing-budget "
+				"and --target apply to the alternating timing pass only; this run's "
+				"is classic (--schedule alternating to have it)\n");
 	if (strcmp(p->o.topology, "virtio") && p->o.engine != ENGINE_ICOUNT && p->guest_kernel_set) {
 		fprintf(stderr, "xdptc: --guest-kernel applies to --topology virtio or --engine "
 				"icount only\n");
