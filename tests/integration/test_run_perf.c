@@ -7,7 +7,7 @@
  *    same threads) within 3% for every mode: the same scope; the counted window is the
  *    sender's window, not the settle wait after it (within 15 ms of it);
  *  - alternating pass (one perf stat per block and arm, switched on for each window):
- *    within -1% to +8%, each window and its switch counted; under 1 ms a window beyond
+ *    within -1% to +8%, each window and its switch counted; within 3 ms a window beyond
  *    the sender's own time;
  *  - cycles_per_pkt is null with perf's own reason where the machine has no PMU (here
  *    "<not supported>"), or a number where it has one;
@@ -115,11 +115,14 @@ static void test_software_events_stand_in(void **state)
 /* The alternating pass: one perf stat per block and arm, switched on for each window
  * through its control fifo: it counts per block, each window plus its switch (perf's
  * acknowledgement takes about 0.3 ms; the sender's pipe messages): a few percent more
- * than cpu_ns_per_pkt, under 1 ms a window beyond the sender's own time. */
+ * than cpu_ns_per_pkt, within 3 ms a window beyond the sender's own time (perf's
+ * acknowledgement took 0.3-0.4 ms on average, more when perf waits for its CPU); had it
+ * counted the warm-ups after each attach (1,000 packets, a third of a 20 ms window's or
+ * more), task_clock_per_pkt would be far above the bound. */
 static void test_software_events_alternating(void **state)
 {
 	(void)state;
-	software_events("--timing-budget 3 --window-ms 20", -0.01, 0.08, 1e6);
+	software_events("--timing-budget 3 --window-ms 20", -0.01, 0.08, 3e6);
 }
 
 int main(void)
