@@ -7,7 +7,8 @@
 #   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
 #   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
 #   make matrix     XDP against TC on a list of Debian guest kernels, icount engine
-#                   (KERNELS=6.1,6.18; JOBS=2; MODES, PACKETS, REPS, COUNT_REPS, OUT)
+#                   (KERNELS=6.1,6.18; JOBS=2; REPEAT=3; SEED; MODES, PACKETS, REPS,
+#                   COUNT_REPS, OUT)
 #   make check      build + the tests that need no root (unit tests, examples, schema)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
@@ -75,6 +76,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 MATRIX_ARGS = $(strip $(if $(KERNELS),--kernels $(KERNELS)) $(if $(JOBS),--jobs $(JOBS)) \
 	$(if $(MODES),--modes $(MODES)) $(if $(PACKETS),--packets $(PACKETS)) \
 	$(if $(REPS),--reps $(REPS)) $(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) \
+	$(if $(REPEAT),--repeat $(REPEAT)) $(if $(SEED),--seed $(SEED)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
 # AA, FLAME, MAXRATE and THREADED are switches, 1 or 0: any other value (AA=yes) is a

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "flamegraph.h"
+#include "matrix_boots.h"
 #include "matrix_entry.h"
 #include "matrix_insns.h"
 #include "summary.h"
@@ -389,7 +390,7 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 	}
 }
 
-int matrix_write_md(const json_t *matrix, FILE *out)
+static int write_md(const json_t *matrix, FILE *out)
 {
 	const json_t *e;
 	size_t i;
@@ -446,6 +447,17 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 		     "least 95%% coverage; compare deltas, not instruction counts, across rows. "
 		     "tcx is left out of kernels older than 6.6, which do not have it.\n");
 	return ferror(out) ? -EIO : 0;
+}
+
+int matrix_write_md(const json_t *matrix, FILE *out)
+{
+	json_t *first = matrix_first_boots(matrix); /* the tables: each cell's first boot */
+	int e = first ? write_md(first, out) : -ENOMEM;
+
+	json_decref(first);
+	if (!e)
+		matrix_md_boots(matrix, out);
+	return e || ferror(out) ? -EIO : 0;
 }
 
 /* The place of @spec in @matrix's kernels (the plots' x), or -1. */
@@ -541,7 +553,18 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 	return total;
 }
 
+static int write_plot(const json_t *matrix, const char *dir);
+
 int matrix_write_plot(const json_t *matrix, const char *dir)
+{
+	json_t *first = matrix_first_boots(matrix);
+	int n = first ? write_plot(first, dir) : -ENOMEM;
+
+	json_decref(first);
+	return n;
+}
+
+static int write_plot(const json_t *matrix, const char *dir)
 {
 	static const char *const exps[] = { "veth-udp", "veth-xdp-live", "virtio" };
 	static const char *const modes[] = { "xdpdrv", "xdpgeneric", "tcx" };

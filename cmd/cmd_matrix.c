@@ -46,6 +46,7 @@
  * sample every 50,000), not a single icount run's 50k */
 #define MATRIX_PROFILE_PACKETS "20000"
 #define MATRIX_NHOST 2 /* and the host engine's cross-check on the host's own series */
+#define MATRIX_MAX_REPEAT 5 /* --repeat: separate boots of each experiment */
 
 /* The experiments: (name, topology, sender, engine); the first MATRIX_NEXP per kernel
  * under icount, then the cross-check's on the host. */
@@ -62,9 +63,10 @@ static const struct matrix_exp {
 
 enum task_state { TASK_WAITING, TASK_RUNNING, TASK_DONE, TASK_FAILED };
 
-/* One child: a kernel's fetch (exp -1) or one of its experiments. */
+/* One child: a kernel's fetch (exp -1) or one boot of one of its experiments (boot 1 to
+ * --repeat). */
 struct matrix_task {
-	int k, exp;
+	int k, exp, boot;
 	enum task_state state;
 	pid_t pid;
 	double start, secs;
@@ -84,10 +86,11 @@ struct matrix_kernel {
 struct matrix {
 	struct matrix_kernel k[MATRIX_MAX_KERNELS];
 	int nk;
-	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP + 1) + MATRIX_NHOST];
+	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT + 1) +
+			     MATRIX_NHOST];
 	int nt;
-	int jobs, running, lock_fd;
-	const char *modes, *topodir, *out_dir, *kernels, *report;
+	int jobs, running, lock_fd, repeat;
+	const char *modes, *topodir, *out_dir, *kernels, *report, *seed;
 	uint64_t packets;
 	int reps, count_reps;
 	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
@@ -263,6 +266,13 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 				execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender",
 				      x->sender, "--modes", k->modes, "--out", t->out, "--quiet",
 				      "--held-lock", lock, (char *)NULL);
+			if (m->seed)
+				execl(m->self, "xdptc", "run", "--engine", "icount", "--topology",
+				      x->topology, "--sender", x->sender, "--guest-kernel",
+				      k->version, "--modes", k->modes, "--packets", num[0], "--reps",
+				      num[1], "--count-reps", num[2], "--profile-packets",
+				      MATRIX_PROFILE_PACKETS, "--seed", m->seed, "--out", t->out,
+				      "--quiet", "--held-lock", lock, (char *)NULL);
 			execl(m->self, "xdptc", "run", "--engine", "icount", "--topology",
 			      x->topology, "--sender", x->sender, "--guest-kernel", k->version,
 			      "--modes", k->modes, "--packets", num[0], "--reps", num[1],
@@ -331,8 +341,10 @@ static void task_progress(const struct matrix *m, const struct matrix_task *t)
 	       (fetches ? fetch_sum / fetches : 30.0) * fetches_left;
 	fmt_dur(el, sizeof(el), now_s() - m->t0);
 	fmt_dur(eta, sizeof(eta), left / m->jobs);
-	say(m, "xdptc matrix: [%d/%d] %s %s %s in %.0f s%s%s; elapsed %s, ETA %s\n",
+	say(m, "xdptc matrix: [%d/%d] %s %s%s %s in %.0f s%s%s; elapsed %s, ETA %s\n",
 		done, m->nt, m->k[t->k].spec, t->exp < 0 ? "fetch" : matrix_exps[t->exp].name,
+		t->boot > 1 ? (const char *[]){ "", "", " boot 2", " boot 3", " boot 4",
+						" boot 5" }[t->boot] : "",
 		t->state == TASK_DONE ? "done" : "FAILED", t->secs, t->state == TASK_DONE ? "" : ": ",
 		t->state == TASK_DONE ? "" : t->reason, el, done == m->nt ? "0s" : eta);
 }
@@ -460,7 +472,8 @@ static json_t *task_entry(const struct matrix *m, const struct matrix_task *t)
 		e = matrix_entry_from_run(m->k[t->k].spec, x->name, run);
 		json_object_set_new(e, "run_dir", json_string(dir + strlen(m->dir) + 1));
 		snprintf(name, sizeof(name), "profiles/%s-%s", m->k[t->k].spec, x->name);
-		prof = matrix_profiles(run, dir, m->dir, name, 25);
+		/* the profiles of the first boot only: later boots measure its repeatability */
+		prof = t->boot > 1 ? NULL : matrix_profiles(run, dir, m->dir, name, 25);
 		if (prof)
 			json_object_set_new(e, "profiles", prof);
 		json_decref(run);
@@ -473,6 +486,7 @@ static json_t *task_entry(const struct matrix *m, const struct matrix_task *t)
 	json_object_set_new(e, "topology", json_string(x->topology));
 	json_object_set_new(e, "sender", json_string(x->sender));
 	json_object_set_new(e, "seconds", json_real(t->secs));
+	json_object_set_new(e, "boot", json_integer(t->boot));
 	return e;
 }
 
@@ -492,10 +506,11 @@ static json_t *matrix_json(const struct matrix *m)
 	json_object_set_new(j, "schema", json_string("xdptc.matrix/1"));
 	json_object_set_new(j, "host", json_pack("{s:s, s:s, s:s}", "cpu_model", cpu,
 						 "kernel_release", u.release, "qemu", qemu));
-	json_object_set_new(j, "settings", json_pack("{s:I, s:i, s:i, s:s, s:i}", "packets",
-						     (json_int_t)m->packets, "reps", m->reps,
-						     "count_reps", m->count_reps, "modes", m->modes,
-						     "jobs", m->jobs));
+	json_object_set_new(j, "settings", json_pack("{s:I, s:i, s:i, s:s, s:i, s:i, s:o}",
+						     "packets", (json_int_t)m->packets, "reps",
+						     m->reps, "count_reps", m->count_reps, "modes",
+						     m->modes, "jobs", m->jobs, "repeat", m->repeat,
+						     "seed", m->seed ? json_string(m->seed) : json_null()));
 	for (int i = 0; i < m->nk; i++)
 		json_array_append_new(ks, kernel_json(&m->k[i]));
 	for (int i = 0; i < m->nt; i++)
@@ -572,33 +587,41 @@ static int matrix_write(const struct matrix *m)
 	return 0;
 }
 
-/* A task of kernel @k, experiment @x (-1: its fetch), with its files. */
-static int plan_task(struct matrix *m, int k, int x)
+/* A task of kernel @k, experiment @x (-1: its fetch), boot @boot (1 to --repeat), with
+ * its files: a later boot's names end in -bootN. */
+static int plan_task(struct matrix *m, int k, int x, int boot)
 {
 	struct matrix_task *t = &m->t[m->nt++];
-	const char *name = x < 0 ? "fetch" : matrix_exps[x].name;
 	char dir[PATH_MAX], spec[sizeof(m->k[0].spec)]; /* copies: *t is inside *m */
+	char name[64];
 
+	snprintf(name, sizeof(name), "%s", x < 0 ? "fetch" : matrix_exps[x].name);
+	if (boot > 1)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "-boot%d", boot);
 	snprintf(dir, sizeof(dir), "%s", m->dir);
 	snprintf(spec, sizeof(spec), "%s", m->k[k].spec);
 	t->k = k;
 	t->exp = x;
+	t->boot = boot;
 	snprintf(t->log, sizeof(t->log), "%s/logs/%s-%s.log", dir, spec, name);
 	snprintf(t->out, sizeof(t->out), x < 0 ? "%s/logs/%s-%s.out" : "%s/runs/%s-%s", dir,
 		 spec, name);
 	return x >= 0 && mkdir(t->out, 0755) ? -errno : 0;
 }
 
-/* The tasks: per kernel its fetch and its icount experiments. */
+/* The tasks: per kernel its fetch, then its icount experiments, all of a boot before
+ * the next boot's (so the boots of one experiment meet different host moments). */
 static int matrix_plan(struct matrix *m)
 {
-	for (int k = 0; k < m->nk; k++)
-		for (int x = -1; x < MATRIX_NEXP; x++) {
-			int e = plan_task(m, k, x);
+	for (int k = 0; k < m->nk; k++) {
+		int e = plan_task(m, k, -1, 1);
 
-			if (e)
-				return e;
-		}
+		for (int b = 1; b <= m->repeat && !e; b++)
+			for (int x = 0; x < MATRIX_NEXP && !e; x++)
+				e = plan_task(m, k, x, b);
+		if (e)
+			return e;
+	}
 	return 0;
 }
 
@@ -625,7 +648,7 @@ static int matrix_host_check(struct matrix *m)
 			"the host engine's veth runs for the cross-check, one at a time\n",
 		u.release, m->k[k].spec);
 	for (int x = MATRIX_NEXP; x < MATRIX_NEXP + MATRIX_NHOST; x++)
-		if (plan_task(m, k, x))
+		if (plan_task(m, k, x, 1))
 			return 1;
 	jobs = m->jobs;
 	m->jobs = 1;
@@ -658,7 +681,7 @@ static int matrix_dirs(struct matrix *m)
 	return mkdir(sub, 0755) ? -errno : 0;
 }
 
-enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT };
+enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED };
 
 static const struct cli_opt matrix_opts[] = {
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -668,14 +691,19 @@ static const struct cli_opt matrix_opts[] = {
 	{ "modes", 'm', "LIST", "modes measured on every kernel (tcx is left out, and said so "
 	  "before measuring, on kernels older than 6.6)", "tc,tcx,xdpgeneric,xdpdrv", "MODES" },
 	{ "packets", 'n', "N", "packets per measured window (k/M suffixes; instruction counts "
-	  "repeat to a few parts per million, so a small window suffices)", "10k", "PACKETS" },
+	  "vary little from window to window, so a small window suffices)", "10k", "PACKETS" },
 	{ "reps", 'r', "N", "repetitions of the timing pass per run (6 or more give each delta "
 	  "an interval)", "6", "REPS" },
 	{ "count-reps", OPT_COUNT_REPS, "N", "repetitions of the count and BPF-statistics "
 	  "passes per run (the counts are exact)", "1", "COUNT_REPS" },
-	{ "jobs", 'j', "N", "runs side by side (icount numbers do not depend on the host's "
-	  "load; each guest takes a host CPU, so more than the CPUs buys nothing)",
+	{ "jobs", 'j', "N", "runs side by side (each guest takes a host CPU, so more than the "
+	  "CPUs buys nothing; docs/matrix.md says how far the host's load moves the deltas)",
 	  "the number of CPUs", "JOBS" },
+	{ "repeat", OPT_REPEAT, "N", "boot and measure each kernel's experiments N times "
+	  "(1-5): matrix.md then gives each delta's spread between the boots and whether "
+	  "their intervals overlap", "1", "REPEAT" },
+	{ "seed", OPT_SEED, "N", "seed of every run's trial order (the same order on every "
+	  "boot)", "each run its own (the time)", "SEED" },
 	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
 	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md and the plots "
@@ -712,6 +740,16 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 			break;
 		case 'o': m->out_dir = optarg; break;
 		case OPT_REPORT: m->report = optarg; break;
+		case OPT_REPEAT:
+			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
+				return bad_value("--repeat", optarg, "1-5");
+			m->repeat = (int)v;
+			break;
+		case OPT_SEED:
+			if (parse_count(optarg, UINT64_MAX, &v))
+				return bad_value("--seed", optarg, "a number");
+			m->seed = optarg;
+			break;
 		}
 	}
 	if (c < 0)
@@ -746,6 +784,7 @@ int cmd_matrix(int argc, char **argv)
 	m.packets = 10000;
 	m.reps = 6;
 	m.count_reps = 1;
+	m.repeat = 1;
 	m.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (m.jobs < 1)
 		m.jobs = 1;
@@ -784,8 +823,10 @@ int cmd_matrix(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/progress.log", m.dir);
 		m.log = fopen(path, "w");
 	}
-	say(&m, "xdptc matrix: %d kernel(s) x %d experiments, %d at a time, into %s/\n",
-		m.nk, MATRIX_NEXP, m.jobs, m.dir);
+	say(&m, "xdptc matrix: %d kernel(s) x %d experiments%s%s%s, %d at a time, into %s/\n",
+		m.nk, MATRIX_NEXP, m.repeat > 1 ? " x " : "",
+		m.repeat > 1 ? (const char *[]){ "", "", "2", "3", "4", "5" }[m.repeat] : "",
+		m.repeat > 1 ? " boots" : "", m.jobs, m.dir);
 	st = matrix_schedule(&m);
 	if (st == 0)
 		st = matrix_host_check(&m);

@@ -29,6 +29,13 @@
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
 #   ICOUNT=1                the icount engine: TCG with -icount shift=0,sleep=off, so the
 #                           guest's clock advances 1 ns per guest instruction (no probe)
+#   ICOUNT_FIXED=LIST       under ICOUNT=1, what the guest does not randomize from one
+#                           boot to the next (comma list; default kaslr,aslr,rng):
+#                           kaslr: the kernel's base addresses (nokaslr); aslr: user-space
+#                           address layouts (norandmaps); rng: qemu's random numbers
+#                           (-seed 1: RDRAND/RDSEED under TCG, what the guest's RNG starts
+#                           from); none: leave all three random. What was fixed is printed
+#                           in the ICOUNT line.
 #   XDPTC_PLUGIN=PATH       under ICOUNT=1, the instruction-counting plugin (default
 #                           build/insn_count.so, `make plugin`; its version file beside
 #                           it must name the installed qemu's source version). Its
@@ -224,6 +231,7 @@ up() {
 	if [ "${ICOUNT:-0}" = 1 ]; then
 		accel_line="tcg|the icount engine (-icount shift=0,sleep=off: 1 ns of guest time per instruction)"
 		icount_args="-icount shift=0,sleep=off"
+		fixed_for "${ICOUNT_FIXED-kaslr,aslr,rng}"
 		# the DUT's receive path in a kernel thread of its own: its CPU time (guest ns,
 		# that is instructions) is then the DUT's cost, read per task
 		napi_cmdline=xdptc.threadednapi=1
@@ -257,10 +265,10 @@ up() {
 	[ "$accel" = kvm ] && cpu=host
 	# shellcheck disable=SC2086
 	ip netns exec "$ns" "$QEMU" -name "$p,debug-threads=on" -nodefaults -accel "$accel" -cpu "$cpu" \
-		$icount_args ${plugin_args:-} $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
+		$icount_args ${seed_args:-} ${plugin_args:-} $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
 		-serial "file:$dir/console.log" \
 		-kernel "$vmlinuz" -initrd "$img" \
-		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-} ${insns_cmdline:-}" \
+		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-} ${insns_cmdline:-} ${fixed_cmdline:-}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
 		-device virtio-serial-pci -chardev "socket,id=ctl,path=$dir/ctl.sock,server=on,wait=off" \
 		-device virtserialport,chardev=ctl,name=xdptc.ctl \
@@ -303,8 +311,31 @@ up() {
 	echo "ACCEL_REASON=$accel_reason"
 	echo "GUEST_KERNEL=$kver"
 	echo "QEMU_VERSION=$("$QEMU" --version | head -n 1)"
-	echo "ICOUNT=${icount_args:-off}"
+	echo "ICOUNT=${icount_args:-off}${icount_args:+${fixed_line:-}}"
 	echo "INSNS_OUT=${insns_out:-}"
+}
+
+# What the icount guest keeps the same from one boot to the next, from the comma list $1
+# (ICOUNT_FIXED): sets fixed_cmdline (the kernel's command line), seed_args (qemu's) and
+# fixed_line (what the ICOUNT line adds: "; fixed kaslr,aslr,rng" or "; fixed none").
+fixed_for() {
+	fixed_cmdline=
+	seed_args=
+	fixed=
+	old_ifs=$IFS
+	IFS=,
+	for f in $1; do
+		case $f in
+		kaslr) fixed_cmdline="$fixed_cmdline nokaslr" ;;
+		aslr) fixed_cmdline="$fixed_cmdline norandmaps" ;;
+		rng) seed_args="-seed 1" ;;
+		none|'') continue ;;
+		*) IFS=$old_ifs; die "ICOUNT_FIXED: '$f' is none of kaslr, aslr, rng, none" ;;
+		esac
+		fixed="${fixed:+$fixed,}$f"
+	done
+	IFS=$old_ifs
+	fixed_line="; fixed ${fixed:-none}"
 }
 
 # The icount engine's plugin for guest PREFIX with state directory DIR: sets plugin_args,
