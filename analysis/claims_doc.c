@@ -93,9 +93,12 @@ bool num_next(const char *s, size_t len, size_t from, struct num_tok *t)
 		t->end = j;
 		t->unit = unit_after(s + j, s + len);
 		if (!t->version && !t->sign && !t->unit && !t->grouped && t->decimals &&
-		    t->decimals <= 2 && j - i == (size_t)t->decimals + 2 &&
-		    (s[i] >= '4' && s[i] <= '7'))
-			t->version = true; /* 6.1, 6.18, 7.2: a kernel or qemu version */
+		    t->decimals <= 2 && j - i == (size_t)t->decimals + 2) {
+			int minor = atoi(s + i + 2), top[] = { 20, 19, 19, 9 }; /* 4.x to 7.x */
+
+			/* 6.1, 6.18, 7.2: a kernel (or qemu) series, not a figure */
+			t->version = s[i] >= '4' && s[i] <= '7' && minor <= top[s[i] - '4'];
+		}
 		return true;
 	}
 	return false;
@@ -148,10 +151,10 @@ static void add_cite(const char *root, struct doc_block *b, const char *path)
 /* a run's stamp at @s: 8 digits, T, 6 digits, Z- */
 static bool stamp_at(const char *s)
 {
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < 15; i++)
 		if (i == 8 ? s[i] != 'T' : !isdigit((unsigned char)s[i]))
 			return false;
-	return s[15] != '\0' && isdigit((unsigned char)s[15]) && s[16] == 'Z' && s[17] == '-';
+	return s[15] == 'Z' && s[16] == '-';
 }
 
 /* The runs @text cites, into @b. */
@@ -181,7 +184,7 @@ static void find_cites(const char *root, struct doc_block *b, const char *text)
 			continue;
 		if (q == p && !stamp_at(p))
 			continue;
-		while (isdigit((unsigned char)q[n]))
+		while (isdigit((unsigned char)q[n]) || (q == p && n == 8 && q[n] == 'T'))
 			n++;
 		if (q[n] != 'Z' || q[n + 1] != '-')
 			continue;
@@ -228,8 +231,8 @@ static bool comment_cites(const char *root, struct doc_block *b, const char *tex
 		}
 		p = e + 3;
 	}
-	return !strncmp(text, "<!-- sources:", 13) && strstr(text, "-->") &&
-	       !strstr(text, "-->")[3];
+	p = strstr(text, "-->");
+	return !strncmp(text, "<!-- sources:", 13) && p && !p[3 + strspn(p + 3, " ")];
 }
 
 /* Blank what numbers are not looked for in: `code`, comments, link targets. */

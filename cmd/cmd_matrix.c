@@ -34,6 +34,7 @@
 #include "cli_parse.h"
 #include "cli_table.h"
 #include "matrix.h"
+#include "matrix_table.h"
 #include "report.h"
 #include "run.h"
 #include "run_internal.h"
@@ -90,7 +91,7 @@ struct matrix {
 			     MATRIX_NHOST];
 	int nt;
 	int jobs, running, lock_fd, repeat;
-	const char *modes, *topodir, *out_dir, *kernels, *report, *seed;
+	const char *modes, *topodir, *out_dir, *kernels, *report, *seed, *table;
 	uint64_t packets;
 	int reps, count_reps;
 	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
@@ -563,6 +564,34 @@ static int matrix_report(const char *dir)
 	return e;
 }
 
+/* --table DIR,DIR...: README.md's table from those matrices' matrix.json. */
+static int matrix_table(const char *dirs)
+{
+	json_t *j[MATRIX_MAX_KERNELS];
+	char buf[4096], path[PATH_MAX + 32];
+	int n = 0, e = 0;
+
+	snprintf(buf, sizeof(buf), "%s", dirs);
+	for (char *save = NULL, *d = strtok_r(buf, ",", &save); d && n < MATRIX_MAX_KERNELS;
+	     d = strtok_r(NULL, ",", &save)) {
+		json_error_t jerr;
+
+		snprintf(path, sizeof(path), "%s/matrix.json", d);
+		j[n] = json_load_file(path, 0, &jerr);
+		if (!j[n]) {
+			fprintf(stderr, "xdptc matrix: %s: %s\n", path, jerr.text);
+			e = EXIT_USAGE;
+			break;
+		}
+		n++;
+	}
+	if (!e && matrix_write_table(j, n, stdout))
+		e = 1;
+	while (n--)
+		json_decref(j[n]);
+	return e;
+}
+
 static int matrix_write(const struct matrix *m)
 {
 	char path[PATH_MAX + 32], line[1024];
@@ -681,7 +710,7 @@ static int matrix_dirs(struct matrix *m)
 	return mkdir(sub, 0755) ? -errno : 0;
 }
 
-enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED };
+enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE };
 
 static const struct cli_opt matrix_opts[] = {
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -708,6 +737,9 @@ static const struct cli_opt matrix_opts[] = {
 	  .flags = CLI_MAKE_CMDLINE },
 	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md and the plots "
 	  "again from DIR/matrix.json (no root needed)" },
+	{ "table", OPT_TABLE, "DIR,DIR...", "measure nothing: print README.md's table across "
+	  "kernels from these matrices (xdpdrv and tcx against tc, percent; a kernel in "
+	  "several: the last one's; no root needed)" },
 	{ NULL },
 };
 
@@ -740,6 +772,7 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 			break;
 		case 'o': m->out_dir = optarg; break;
 		case OPT_REPORT: m->report = optarg; break;
+		case OPT_TABLE: m->table = optarg; break;
 		case OPT_REPEAT:
 			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
 				return bad_value("--repeat", optarg, "1-5");
@@ -793,6 +826,8 @@ int cmd_matrix(int argc, char **argv)
 		return e;
 	if (m.report)
 		return matrix_report(m.report);
+	if (m.table)
+		return matrix_table(m.table);
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));

@@ -23,6 +23,11 @@
 #include "stats.h"
 #include "trial.h"
 
+/* A run lock whose holder is gone: how often, and how many ms apart, to look again for
+ * the children it left to die (docs: "waits up to 3 s") */
+#define LOCK_WAIT_TRIES 60
+#define LOCK_WAIT_MS 50
+
 static volatile int g_stop;
 
 bool run_stopped(void)
@@ -239,8 +244,8 @@ int run_lock_take(int *holder)
 		}
 		/* a holder that is gone (killed): the lock lives on in the forked children it
 		 * left (a sender), which PR_SET_PDEATHSIG is killing; wait up to 3 s for them */
-		if (*holder > 0 && kill(*holder, 0) && errno == ESRCH && tries < 60) {
-			struct timespec ts = { 0, 50 * 1000 * 1000 };
+		if (*holder > 0 && kill(*holder, 0) && errno == ESRCH && tries < LOCK_WAIT_TRIES) {
+			struct timespec ts = { 0, LOCK_WAIT_MS * 1000 * 1000 };
 
 			nanosleep(&ts, NULL);
 			continue;

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* matrix_table.c: README.md's table across kernels (matrix_table.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "matrix_boots.h"
+#include "matrix_entry.h"
+#include "matrix_table.h"
+
+#define RETIRED "retired_instructions_per_pkt"
+#define TASKS "guest_instructions_per_pkt"
+
+/* The first boot's ok entry of @kernel's @exp in the last of @m that has one. */
+static const json_t *cell(json_t *const *m, int n, const char *kernel, const char *exp)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		const json_t *e;
+		size_t j;
+
+		json_array_foreach(json_object_get(m[i], "entries"), j, e) {
+			const json_t *b = json_object_get(e, "boot");
+
+			if ((!b || json_integer_value(b) == 1) &&
+			    !strcmp(matrix_str(e, "kernel"), kernel) &&
+			    !strcmp(matrix_str(e, "experiment"), exp) &&
+			    !strcmp(matrix_str(e, "status"), "ok"))
+				return e;
+		}
+	}
+	return NULL;
+}
+
+static void put_delta(FILE *out, const json_t *e, const char *mode, const char *metric,
+		      const char *none)
+{
+	const json_t *d = e ? matrix_entry_delta(e, mode, metric) : NULL;
+	double v = d ? matrix_num(d, "rel_delta") : NAN;
+
+	if (isnan(v))
+		fprintf(out, " %s |", e ? none : "failed");
+	else
+		fprintf(out, " %+.1f%% |", 100 * v);
+}
+
+int matrix_write_table(json_t *const *m, int n, FILE *out)
+{
+	static const char *const exps[] = { "veth-udp", "veth-xdp-live", "virtio" };
+	char seen[32][64];
+	int nseen = 0;
+
+	fprintf(out, "| guest kernel | veth, UDP: retired | measured tasks | veth, XDP-live: "
+		     "retired | measured tasks | virtio-net: retired | measured tasks | tcx vs "
+		     "tc (veth, UDP), retired |\n|---|---|---|---|---|---|---|---|\n");
+	for (int i = 0; i < n; i++) {
+		const json_t *k;
+		size_t j;
+
+		json_array_foreach(json_object_get(m[i], "kernels"), j, k) {
+			const char *spec = matrix_str(k, "spec");
+			const json_t *udp;
+			char rel[64];
+			int s;
+
+			for (s = 0; s < nseen && strcmp(seen[s], spec); s++)
+				;
+			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, "veth-udp")))
+				continue;
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", spec);
+			snprintf(rel, sizeof(rel), "%s", matrix_str(udp, "guest_kernel"));
+			rel[strcspn(rel, "+")] = '\0'; /* 6.12.118+deb13-amd64: 6.12.118 */
+			if (strlen(rel) > 6 && !strcmp(rel + strlen(rel) - 6, "-amd64"))
+				rel[strlen(rel) - 6] = '\0';
+			fprintf(out, "| %s |", rel);
+			for (int x = 0; x < 3; x++) {
+				const json_t *e = cell(m, n, spec, exps[x]);
+
+				put_delta(out, e, "xdpdrv", RETIRED, "n/a");
+				put_delta(out, e, "xdpdrv", TASKS, "n/a");
+			}
+			put_delta(out, udp, "tcx", RETIRED, "(no tcx before 6.6)");
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
