@@ -228,22 +228,25 @@ static double factor(struct parser *p)
 		return !strcmp(name, "def") ? define_ref(p) : json_ref(p, name);
 	}
 	skip_ws(p);
-	if (*p->s == '(' && (!strcmp(name, "abs") || !strcmp(name, "min") || !strcmp(name, "max"))) {
+	if (*p->s == '(' && (!strcmp(name, "abs") || !strcmp(name, "floor") ||
+			     !strcmp(name, "min") || !strcmp(name, "max"))) {
+		bool one = !strcmp(name, "abs") || !strcmp(name, "floor");
 		double a, b = NAN;
 
 		p->s++;
 		a = expr(p);
 		skip_ws(p);
-		if (strcmp(name, "abs") && *p->s == ',') {
+		if (!one && *p->s == ',') {
 			p->s++;
 			b = expr(p);
 			skip_ws(p);
 		}
-		if (*p->s != ')' || (strcmp(name, "abs") && isnan(b)))
+		if (*p->s != ')' || (!one && isnan(b)))
 			fail(p, "%s(): bad arguments", name);
 		else
 			p->s++;
-		return !strcmp(name, "abs") ? fabs(a) : !strcmp(name, "min") ? fmin(a, b) : fmax(a, b);
+		return !strcmp(name, "abs") ? fabs(a) : !strcmp(name, "floor") ? floor(a) :
+		       !strcmp(name, "min") ? fmin(a, b) : fmax(a, b);
 	}
 	fail(p, "unknown name '%s'", name);
 	return NAN;

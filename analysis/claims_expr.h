@@ -14,7 +14,7 @@
  *       doc's number must be EXPR's value rounded to the decimals the doc shows (its
  *       sign, when it shows one, the value's).
  *
- * EXPR: numbers, + - * / and parentheses, abs(x), min(x, y), max(x, y), and
+ * EXPR: numbers, + - * / and parentheses, abs(x), floor(x), min(x, y), max(x, y), and
  *   NAME:PATH   the number at PATH in NAME's JSON: keys joined by '.', [N] an array's
  *               element, [key=value,...] the first element of an array whose keys have
  *               those values (strings, or numbers as written), e.g.
