@@ -100,55 +100,153 @@ static json_t *alias_json(struct parser *p, const char *name)
 	return NULL;
 }
 
-/* NAME:PATH, with p->s after the ':' */
-static double json_ref(struct parser *p, const char *name)
+#define MAX_VALUES 4096
+
+/* The numbers at @path (@n chars) under @j, appended to @v (*@nv of them): keys joined
+ * by '.', [N] an element, [k=v,...] the first element whose keys match, [*] every
+ * element. Returns 0, or -1 with the failing prefix's length in *@bad. */
+static int walk(json_t *j, const char *path, size_t n, size_t at, double *v, int *nv,
+		size_t *bad)
+{
+	while (j && at < n) {
+		char key[128];
+		size_t k = 0;
+
+		if (path[at] == '.') {
+			at++;
+			continue;
+		}
+		if (path[at] == '[') {
+			const char *e = memchr(path + at, ']', n - at);
+			size_t len;
+
+			if (!e)
+				break;
+			len = (size_t)(e - path - at - 1);
+			if (len == 1 && path[at + 1] == '*') {
+				size_t i;
+				json_t *x;
+
+				if (!json_is_array(j))
+					break;
+				json_array_foreach(j, i, x)
+					if (walk(x, path, n, (size_t)(e - path) + 1, v, nv, bad))
+						return -1;
+				return 0;
+			}
+			if (len && strspn(path + at + 1, "0123456789") == len)
+				j = json_array_get(j, strtoul(path + at + 1, NULL, 10));
+			else
+				j = json_is_array(j) ? select_elem(j, path + at + 1, len) : NULL;
+			at = (size_t)(e - path) + 1;
+			continue;
+		}
+		while (at + k < n && path[at + k] != '.' && path[at + k] != '[')
+			k++;
+		snprintf(key, sizeof(key), "%.*s", (int)k, path + at);
+		at += k;
+		j = json_object_get(j, key);
+	}
+	if (at < n || !json_is_number(j)) {
+		*bad = at;
+		return -1;
+	}
+	if (*nv < MAX_VALUES)
+		v[(*nv)++] = json_number_value(j);
+	return 0;
+}
+
+/* NAME:PATH, with p->s after the ':': its numbers into @v (how many: returned; 0 when
+ * it failed, said why). */
+static int json_refs(struct parser *p, const char *name, double *v)
 {
 	json_t *j = alias_json(p, name);
 	const char *start = p->s;
+	size_t n = 0, bad = 0;
+	int nv = 0, depth = 0;
 
-	while (j && !p->failed) {
-		char key[128];
-		size_t n;
-
-		if (*p->s == '.') {
-			p->s++;
-			continue;
-		}
-		if (*p->s == '[') {
-			const char *e = strchr(p->s, ']');
-
-			if (!e) {
-				fail(p, "no ']' in %s", start);
-				break;
-			}
-			n = (size_t)(e - p->s - 1);
-			if (n && strspn(p->s + 1, "0123456789") == n)
-				j = json_array_get(j, strtoul(p->s + 1, NULL, 10));
-			else
-				j = json_is_array(j) ? select_elem(j, p->s + 1, n) : NULL;
-			p->s = e + 1;
-			if (!j)
-				fail(p, "%s:%.*s matches nothing", name, (int)(p->s - start), start);
-			continue;
-		}
-		n = 0;
-		while (isalnum((unsigned char)p->s[n]) || p->s[n] == '_' || p->s[n] == '-')
-			n++;
-		if (!n)
-			break;
-		snprintf(key, sizeof(key), "%.*s", (int)n, p->s);
-		p->s += n;
-		j = json_object_get(j, key);
-		if (!j)
-			fail(p, "%s:%.*s: no key %s", name, (int)(p->s - start), start, key);
+	while (start[n] && (depth || isalnum((unsigned char)start[n]) ||
+			    strchr("_.[]=,*-", start[n]))) {
+		if (start[n] == '[')
+			depth++;
+		else if (start[n] == ']')
+			depth--;
+		else if (!depth && (start[n] == ',' || start[n] == '*' || start[n] == '-' ||
+				    start[n] == ']'))
+			break; /* outside brackets: an argument list or an operator */
+		n++;
 	}
-	if (p->failed)
-		return NAN;
-	if (!json_is_number(j)) {
-		fail(p, "%s:%.*s is not a number", name, (int)(p->s - start), start);
+	p->s += n;
+	if (!j)
+		return 0;
+	if (walk(j, start, n, 0, v, &nv, &bad)) {
+		fail(p, "%s:%.*s leads to no number (at '%.*s')", name, (int)n, start,
+		     (int)(n - bad), start + bad);
+		return 0;
+	}
+	if (!nv)
+		fail(p, "%s:%.*s matches nothing", name, (int)n, start);
+	return nv;
+}
+
+/* NAME:PATH as one number */
+static double json_ref(struct parser *p, const char *name)
+{
+	static double v[MAX_VALUES];
+	const char *start = p->s;
+	int n = json_refs(p, name, v);
+
+	if (n > 1)
+		fail(p, "%s:%.*s has %d values: take minof(), maxof(), sumof(), countof() or "
+			"medianof() of it", name, (int)(p->s - start), start, n);
+	return n == 1 ? v[0] : NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* minof(NAME:PATH) and the like, with p->s after the '(' */
+static double aggregate(struct parser *p, const char *fn)
+{
+	static double v[MAX_VALUES];
+	char name[32];
+	size_t k = 0;
+	double r = NAN;
+	int n;
+
+	while (isalnum((unsigned char)p->s[k]) || p->s[k] == '_')
+		k++;
+	if (p->s[k] != ':' || k >= sizeof(name)) {
+		fail(p, "%s() takes NAME:PATH", fn);
 		return NAN;
 	}
-	return json_number_value(j);
+	snprintf(name, sizeof(name), "%.*s", (int)k, p->s);
+	p->s += k + 1;
+	n = json_refs(p, name, v);
+	if (*p->s != ')') {
+		fail(p, "%s(): ')' expected at '%s'", fn, p->s);
+		return NAN;
+	}
+	p->s++;
+	if (!n)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	if (!strcmp(fn, "minof"))
+		r = v[0];
+	else if (!strcmp(fn, "maxof"))
+		r = v[n - 1];
+	else if (!strcmp(fn, "countof"))
+		r = n;
+	else if (!strcmp(fn, "medianof"))
+		r = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	else
+		for (int i = 0; i < n; i++)
+			r = i ? r + v[i] : v[i];
+	return r;
 }
 
 /* def:FILE:NAME, with p->s after "def:" */
@@ -228,6 +326,12 @@ static double factor(struct parser *p)
 		return !strcmp(name, "def") ? define_ref(p) : json_ref(p, name);
 	}
 	skip_ws(p);
+	if (*p->s == '(' && (!strcmp(name, "minof") || !strcmp(name, "maxof") ||
+			     !strcmp(name, "sumof") || !strcmp(name, "countof") ||
+			     !strcmp(name, "medianof"))) {
+		p->s++;
+		return aggregate(p, name);
+	}
 	if (*p->s == '(' && (!strcmp(name, "abs") || !strcmp(name, "floor") ||
 			     !strcmp(name, "min") || !strcmp(name, "max"))) {
 		bool one = !strcmp(name, "abs") || !strcmp(name, "floor");
