@@ -38,13 +38,10 @@ static void skip_ws(struct parser *p)
 		p->s++;
 }
 
-/* The element of array @a whose keys have the values of "k=v,k2=v2" (@sel, @n chars). */
-static json_t *select_elem(json_t *a, const char *sel, size_t n)
+/* Whether @e's keys have the values of "k=v,k2=v2" (@sel, @n chars). */
+static bool elem_matches(const json_t *e, const char *sel, size_t n)
 {
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(a, i, e) {
+	{
 		const char *q = sel, *end = sel + n;
 		bool ok = json_is_object(e);
 
@@ -73,9 +70,19 @@ static json_t *select_elem(json_t *a, const char *sel, size_t n)
 				ok = false;
 			q = c + 1;
 		}
-		if (ok)
-			return e;
+		return ok;
 	}
+}
+
+/* The first element of array @a that elem_matches @sel, or NULL. */
+static json_t *select_elem(json_t *a, const char *sel, size_t n)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(a, i, e)
+		if (elem_matches(e, sel, n))
+			return e;
 	return NULL;
 }
 
@@ -123,14 +130,15 @@ static int walk(json_t *j, const char *path, size_t n, size_t at, double *v, int
 			if (!e)
 				break;
 			len = (size_t)(e - path - at - 1);
-			if (len == 1 && path[at + 1] == '*') {
+			if (len && path[at + 1] == '*' && (len == 1 || path[at + 2] == ',')) {
 				size_t i;
 				json_t *x;
 
 				if (!json_is_array(j))
 					break;
-				json_array_foreach(j, i, x)
-					if (walk(x, path, n, (size_t)(e - path) + 1, v, nv, bad))
+				json_array_foreach(j, i, x) /* [*] or [*,k=v]: every (matching) one */
+					if ((len == 1 || elem_matches(x, path + at + 3, len - 2)) &&
+					    walk(x, path, n, (size_t)(e - path) + 1, v, nv, bad))
 						return -1;
 				return 0;
 			}

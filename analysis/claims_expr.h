@@ -19,7 +19,8 @@
  *               element, [key=value,...] the first element of an array whose keys have
  *               those values (strings, or numbers as written), e.g.
  *               run:summary.deltas[metric=cpu_ns_per_pkt,b=xdpdrv].rel_delta*100
- *               [*] every element: then the path has many values, and one of
+ *               [*] every element, [*,key=value,...] every one whose keys match: then
+ *               the path has many values, and one of
  *               minof(), maxof(), sumof(), countof(), medianof() must take it
  *   def:FILE:NAME   the value of `#define NAME value` in FILE (a C source).
  */
