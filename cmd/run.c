@@ -38,6 +38,11 @@
 #include "report.h" /* RUN_SCHEMA */
 #include "run_internal.h"
 
+/* The alternating pass's settle wait after each window: the DUT's counters unchanged for
+ * this long (us), on this machine's DUT and on a guest's (through its agent) */
+#define SETTLE_US_LOCAL 500
+#define SETTLE_US_REMOTE 10000
+
 
 /* ---- machine and capabilities ---- */
 
@@ -764,7 +769,7 @@ static int run_timing_alternating(struct run_ctx *c)
 	cpu_set_t saved_cpus;
 	bool pinned = false;
 
-	c->env.settle_us = c->remote ? 10000 : 500;
+	c->env.settle_us = c->remote ? SETTLE_US_REMOTE : SETTLE_US_LOCAL;
 	/* each mode's program loaded once, not per window (a local DUT) */
 	dut_keep_programs(&c->dut, true);
 	/* this process (attach, detach, snapshots) off the sender's CPU: the work it leaves

@@ -24,6 +24,9 @@
 #include "run_internal.h"
 #include "trial.h"
 
+/* max_drop_pps is confirmed when this much above it (a share) loses packets */
+#define RATE_CHECK_STEP 0.05
+
 /* unpaced trials behind a saturation rate: [x(6), x(15)] of 20 is a 95.9% interval of
  * their median that a few slow trials (the host's other load) do not move */
 #define SATURATION_REPS 20
@@ -228,7 +231,7 @@ static int search_arm(const struct run_opts *o, struct rate_run *rr, int i)
 		fprintf(stderr, "xdptc: rate search %s: confirming %llu pps (3 trials there, 3 "
 				"at +5%%)\n",
 			drop_mode_name(o->modes[i]), (unsigned long long)rs->max_drop_pps);
-		e = rate_search_confirm(rate_probe_trial, rc, 3, 0.05, rs);
+		e = rate_search_confirm(rate_probe_trial, rc, 3, RATE_CHECK_STEP, rs);
 	}
 	return e;
 }
@@ -263,7 +266,7 @@ static int saturation_rounds(const struct run_opts *o, struct rate_run *rr)
 		}
 	}
 	for (int i = 0; i < o->nmodes && !run_stopped(); i++)
-		if (rr->saturating[i] && (e = rate_saturation_finish(&rr->rs[i], 0.05)))
+		if (rr->saturating[i] && (e = rate_saturation_finish(&rr->rs[i], RATE_CHECK_STEP)))
 			return e;
 	return 0;
 }

@@ -20,6 +20,10 @@
 #include "trial_insns.h"
 #include "udp_sender.h"
 
+/* Conservation: a trial (a window) whose unexplained packets (sent, less those counted at
+ * the DUT and those lost before it) are more than this share of those sent is invalid */
+#define UNEXPLAINED_MAX 0.001
+
 volatile pid_t trial_child_pid;
 
 const char *trial_pass_name(enum trial_pass p)
@@ -206,7 +210,7 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	lost = r->lost_before_dut;
 	r->unexplained = (int64_t)r->sent - (int64_t)r->pkts_at_dut - (int64_t)lost;
 	r->valid = r->sent > 0 &&
-		   (uint64_t)llabs(r->unexplained) * 1000 <= r->sent; /* <= 0.1% */
+		   (double)llabs(r->unexplained) <= UNEXPLAINED_MAX * (double)r->sent;
 	if (!r->sent)
 		snprintf(r->invalid_reason, sizeof(r->invalid_reason), "the sender sent nothing");
 	else if (!r->valid)
