@@ -7,6 +7,9 @@
 
 #include "stats.h"
 
+/* A rate whose check found a lossy repeat is lowered by this share */
+#define RATE_LOWER_STEP 0.02
+
 /* One trial at @rate, repeated while it stalls (at most RATE_STALL_REPEATS times). */
 static int trial_unstalled(rate_probe_fn fn, void *ctx, uint64_t rate, struct rate_probe *p,
 			   int *stalled_trials)
@@ -132,7 +135,7 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 		if (n == reps || res->confirm_lowered == 3)
 			break;
 		res->confirm_lowered++;
-		res->max_drop_pps = (uint64_t)((double)res->max_drop_pps * 0.98);
+		res->max_drop_pps = (uint64_t)((double)res->max_drop_pps * (1 - RATE_LOWER_STEP));
 	}
 	res->confirm_above_pps = (uint64_t)((double)res->max_drop_pps * (1 + margin));
 	/* above it, only loss that no stall explains shows where the DUT's own limit is */

@@ -24,6 +24,11 @@
 #include "run_internal.h"
 #include "trial.h"
 
+/* The bisection stops when lossless and lossy rates are this close (a share), or after
+ * this many trials */
+#define RATE_SEARCH_RESOLUTION 0.02
+#define RATE_SEARCH_MAX_TRIALS 12
+
 /* max_drop_pps is confirmed when this much above it (a share) loses packets */
 #define RATE_CHECK_STEP 0.05
 
@@ -213,7 +218,7 @@ static int search_arm(const struct run_opts *o, struct rate_run *rr, int i)
 {
 	struct rate_search_result *rs = &rr->rs[i];
 	struct rate_ctx *rc = &rr->rc[i];
-	int e = rate_search(rate_probe_trial, rc, 0.02, 12, rs);
+	int e = rate_search(rate_probe_trial, rc, RATE_SEARCH_RESOLUTION, RATE_SEARCH_MAX_TRIALS, rs);
 
 	if (!e && !run_stopped() && rs->sender_bound && rr->shared_cpu) {
 		/* measured below, all modes interleaved, each trial about a quarter of a
