@@ -223,8 +223,8 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	 * or filter before it on the receive path would take some (seen by the driver,
 	 * never by the program) */
 	if (r->mode != MODE_NONE && r->valid &&
-	    (uint64_t)llabs((int64_t)r->dut_rx_packets - (int64_t)r->pkts_at_dut) * 1000 >
-		    r->dut_rx_packets) {
+	    (double)llabs((int64_t)r->dut_rx_packets - (int64_t)r->pkts_at_dut) >
+		    UNEXPLAINED_MAX * (double)r->dut_rx_packets) {
 		r->valid = false;
 		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
 			 "the program decided %llu of the %llu packets the DUT's driver received: "
