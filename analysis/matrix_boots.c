@@ -108,7 +108,8 @@ void matrix_md_boots(const json_t *matrix, FILE *out)
 			continue;
 		if (!head)
 			fprintf(out, "\n## Between boots\n\nThe same kernel and experiment measured "
-				     "on separate boots of the guest (`--repeat`): each boot's delta "
+				     "on separate boots of the guest (`--repeat`, or the same matrix made "
+				     "again: `--boots`): each boot's delta "
 				     "against tc with its within-run interval; the spread is the largest "
 				     "delta minus the smallest, in percentage points; overlap counts the "
 				     "pairs of boots whose intervals share a value. A spread wider than "
@@ -127,4 +128,35 @@ void matrix_md_boots(const json_t *matrix, FILE *out)
 				boots_row(out, v, n, mode, "retired_instructions_per_pkt");
 		}
 	}
+}
+
+json_t *matrix_boots_join(json_t *const *m, int n)
+{
+	json_t *j = json_object(), *es = json_array();
+
+	if (!j || !es || n < 1) {
+		json_decref(j);
+		json_decref(es);
+		return NULL;
+	}
+	json_object_set(j, "kernels", json_object_get(m[0], "kernels"));
+	for (int i = 0; i < n; i++) {
+		const json_t *e;
+		size_t k;
+
+		json_array_foreach(json_object_get(m[i], "entries"), k, e) {
+			json_t *c = json_deep_copy(e);
+			const json_t *f;
+			size_t q;
+			int boot = 1;
+
+			json_array_foreach(es, q, f) /* the boots of this cell so far */
+				boot += !strcmp(matrix_str(f, "kernel"), matrix_str(e, "kernel")) &&
+					!strcmp(matrix_str(f, "experiment"), matrix_str(e, "experiment"));
+			json_object_set_new(c, "boot", json_integer(boot));
+			json_array_append_new(es, c);
+		}
+	}
+	json_object_set_new(j, "entries", es);
+	return j;
 }

@@ -23,4 +23,10 @@ json_t *matrix_first_boots(const json_t *matrix);
  * repeated. */
 void matrix_md_boots(const json_t *matrix, FILE *out);
 
+/* matrix_boots_join - one matrix of the @n matrices @m's entries, the boots of each
+ * kernel and experiment numbered 1, 2, ... in the order given (a matrix of one boot
+ * each, measured again as a whole, or matrices of several), for matrix_md_boots; its
+ * "kernels" are the first matrix's. A new reference, or NULL. */
+json_t *matrix_boots_join(json_t *const *m, int n);
+
 #endif

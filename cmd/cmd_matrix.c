@@ -34,6 +34,7 @@
 #include "cli_parse.h"
 #include "cli_table.h"
 #include "matrix.h"
+#include "matrix_boots.h"
 #include "matrix_table.h"
 #include "report.h"
 #include "run.h"
@@ -91,7 +92,7 @@ struct matrix {
 			     MATRIX_NHOST];
 	int nt;
 	int jobs, running, lock_fd, repeat;
-	const char *modes, *topodir, *out_dir, *kernels, *report, *seed, *table;
+	const char *modes, *topodir, *out_dir, *kernels, *report, *seed, *table, *boots;
 	uint64_t packets;
 	int reps, count_reps;
 	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
@@ -564,8 +565,9 @@ static int matrix_report(const char *dir)
 	return e;
 }
 
-/* --table DIR,DIR...: README.md's table from those matrices' matrix.json. */
-static int matrix_table(const char *dirs)
+/* --table DIR,DIR...: README.md's table from those matrices' matrix.json; with @boots
+ * (--boots) their "Between boots" table instead. */
+static int matrix_table(const char *dirs, bool boots)
 {
 	json_t *j[MATRIX_MAX_KERNELS];
 	char buf[4096], path[PATH_MAX + 32];
@@ -585,8 +587,16 @@ static int matrix_table(const char *dirs)
 		}
 		n++;
 	}
-	if (!e && matrix_write_table(j, n, stdout))
+	if (!e && boots) {
+		json_t *b = matrix_boots_join(j, n);
+
+		if (b)
+			matrix_md_boots(b, stdout);
+		e = b ? 0 : 1;
+		json_decref(b);
+	} else if (!e && matrix_write_table(j, n, stdout)) {
 		e = 1;
+	}
 	while (n--)
 		json_decref(j[n]);
 	return e;
@@ -710,7 +720,7 @@ static int matrix_dirs(struct matrix *m)
 	return mkdir(sub, 0755) ? -errno : 0;
 }
 
-enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE };
+enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS };
 
 static const struct cli_opt matrix_opts[] = {
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -737,6 +747,10 @@ static const struct cli_opt matrix_opts[] = {
 	  .flags = CLI_MAKE_CMDLINE },
 	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md and the plots "
 	  "again from DIR/matrix.json (no root needed)" },
+	{ "boots", OPT_BOOTS, "DIR,DIR...", "measure nothing: print the \"Between boots\" "
+	  "table of these matrices' entries, each kernel and experiment's boots in the order "
+	  "given (matrices made with --repeat, or the same matrix made again; no root "
+	  "needed)" },
 	{ "table", OPT_TABLE, "DIR,DIR...", "measure nothing: print README.md's table across "
 	  "kernels from these matrices (xdpdrv and tcx against tc, percent; a kernel in "
 	  "several: the last one's; no root needed)" },
@@ -773,6 +787,7 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case 'o': m->out_dir = optarg; break;
 		case OPT_REPORT: m->report = optarg; break;
 		case OPT_TABLE: m->table = optarg; break;
+		case OPT_BOOTS: m->boots = optarg; break;
 		case OPT_REPEAT:
 			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
 				return bad_value("--repeat", optarg, "1-5");
@@ -826,8 +841,8 @@ int cmd_matrix(int argc, char **argv)
 		return e;
 	if (m.report)
 		return matrix_report(m.report);
-	if (m.table)
-		return matrix_table(m.table);
+	if (m.table || m.boots)
+		return matrix_table(m.table ? m.table : m.boots, !m.table);
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
