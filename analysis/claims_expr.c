@@ -134,12 +134,21 @@ static int walk(json_t *j, const char *path, size_t n, size_t at, double *v, int
 				size_t i;
 				json_t *x;
 
-				if (!json_is_array(j))
+				const char *key;
+				void *tmp;
+
+				/* [*] or [*,k=v]: every (matching) element, or every value of an
+				 * object; one the rest of the path leads nowhere from is skipped */
+				if (json_is_array(j)) {
+					json_array_foreach(j, i, x)
+						if (len == 1 || elem_matches(x, path + at + 3, len - 2))
+							walk(x, path, n, (size_t)(e - path) + 1, v, nv, bad);
+				} else if (json_is_object(j) && len == 1) {
+					json_object_foreach_safe(j, tmp, key, x)
+						walk(x, path, n, (size_t)(e - path) + 1, v, nv, bad);
+				} else {
 					break;
-				json_array_foreach(j, i, x) /* [*] or [*,k=v]: every (matching) one */
-					if ((len == 1 || elem_matches(x, path + at + 3, len - 2)) &&
-					    walk(x, path, n, (size_t)(e - path) + 1, v, nv, bad))
-						return -1;
+				}
 				return 0;
 			}
 			if (len && strspn(path + at + 1, "0123456789") == len)
@@ -217,24 +226,50 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* minof(NAME:PATH) and the like, with p->s after the '(' */
-static double aggregate(struct parser *p, const char *fn)
+/* NAME:PATH at p->s, its values into @v; returns how many (0: failed, said why) */
+static int refs_arg(struct parser *p, const char *fn, double *v)
 {
-	static double v[MAX_VALUES];
 	char name[32];
 	size_t k = 0;
-	double r = NAN;
-	int n;
 
+	skip_ws(p);
 	while (isalnum((unsigned char)p->s[k]) || p->s[k] == '_')
 		k++;
 	if (p->s[k] != ':' || k >= sizeof(name)) {
 		fail(p, "%s() takes NAME:PATH", fn);
-		return NAN;
+		return 0;
 	}
 	snprintf(name, sizeof(name), "%.*s", (int)k, p->s);
 	p->s += k + 1;
-	n = json_refs(p, name, v);
+	return json_refs(p, name, v);
+}
+
+/* minof(NAME:PATH) and the like, with p->s after the '('; minratio(A, B) and
+ * maxratio(A, B): the least and greatest of A's values over B's, element by element */
+static double aggregate(struct parser *p, const char *fn)
+{
+	static double v[MAX_VALUES], w[MAX_VALUES];
+	double r = NAN;
+	int n = refs_arg(p, fn, v);
+
+	if (n && (!strcmp(fn, "minratio") || !strcmp(fn, "maxratio"))) {
+		int m;
+
+		skip_ws(p);
+		if (*p->s != ',') {
+			fail(p, "%s() takes two NAME:PATH", fn);
+			return NAN;
+		}
+		p->s++;
+		m = refs_arg(p, fn, w);
+		if (m && m != n)
+			fail(p, "%s(): %d values over %d", fn, n, m);
+		if (!m || m != n)
+			return NAN;
+		for (int i = 0; i < n; i++)
+			v[i] /= w[i];
+	}
+	skip_ws(p);
 	if (*p->s != ')') {
 		fail(p, "%s(): ')' expected at '%s'", fn, p->s);
 		return NAN;
@@ -243,9 +278,9 @@ static double aggregate(struct parser *p, const char *fn)
 	if (!n)
 		return NAN;
 	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	if (!strcmp(fn, "minof"))
+	if (!strcmp(fn, "minof") || !strcmp(fn, "minratio"))
 		r = v[0];
-	else if (!strcmp(fn, "maxof"))
+	else if (!strcmp(fn, "maxof") || !strcmp(fn, "maxratio"))
 		r = v[n - 1];
 	else if (!strcmp(fn, "countof"))
 		r = n;
@@ -336,7 +371,8 @@ static double factor(struct parser *p)
 	skip_ws(p);
 	if (*p->s == '(' && (!strcmp(name, "minof") || !strcmp(name, "maxof") ||
 			     !strcmp(name, "sumof") || !strcmp(name, "countof") ||
-			     !strcmp(name, "medianof"))) {
+			     !strcmp(name, "medianof") || !strcmp(name, "minratio") ||
+			     !strcmp(name, "maxratio"))) {
 		p->s++;
 		return aggregate(p, name);
 	}

@@ -19,9 +19,13 @@
  *               element, [key=value,...] the first element of an array whose keys have
  *               those values (strings, or numbers as written), e.g.
  *               run:summary.deltas[metric=cpu_ns_per_pkt,b=xdpdrv].rel_delta*100
- *               [*] every element, [*,key=value,...] every one whose keys match: then
+ *               [*] every element (of an object: every value), [*,key=value,...]
+ *               every one whose keys match, those the rest of the path leads nowhere
+ *               from left out: then
  *               the path has many values, and one of
- *               minof(), maxof(), sumof(), countof(), medianof() must take it
+ *               minof(), maxof(), sumof(), countof(), medianof() must take it;
+ *               minratio(A, B), maxratio(A, B): of two such paths' values, element by
+ *               element, the least and the greatest A / B
  *   def:FILE:NAME   the value of `#define NAME value` in FILE (a C source).
  */
 #ifndef XDPTC_CLAIMS_EXPR_H

@@ -43,6 +43,11 @@
 #define SETTLE_US_LOCAL 500
 #define SETTLE_US_REMOTE 10000
 
+/* How long a guest's agent may take to answer a request (ms): under icount the guest's code
+ * is retranslated, instrumented, when counters attach (docs/matrix.md) */
+#define AGENT_TIMEOUT_MS 30000
+#define AGENT_TIMEOUT_ICOUNT_MS 300000
+
 
 /* ---- machine and capabilities ---- */
 
@@ -336,7 +341,7 @@ static int run_topology_up(struct run_ctx *c)
 		/* under icount with the plugin, code changes in the guest (kprobes, BPF
 		 * trampolines) retranslate its code, instrumented: a request may take minutes
 		 * (fentry's counters took over 30 s on 6.16 and 6.18) */
-		if (dut_remote_connect(&c->dut, t->ctl_sock, c->icount_dut ? 300000 : 30000, c->why,
+		if (dut_remote_connect(&c->dut, t->ctl_sock, c->icount_dut ? AGENT_TIMEOUT_ICOUNT_MS : AGENT_TIMEOUT_MS, c->why,
 				       sizeof(c->why))) {
 			fprintf(stderr, "xdptc: %s\n", c->why);
 			return -1;
