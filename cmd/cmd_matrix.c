@@ -268,18 +268,18 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 				execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender",
 				      x->sender, "--modes", k->modes, "--out", t->out, "--quiet",
 				      "--held-lock", lock, (char *)NULL);
-			if (m->seed)
-				execl(m->self, "xdptc", "run", "--engine", "icount", "--topology",
-				      x->topology, "--sender", x->sender, "--guest-kernel",
-				      k->version, "--modes", k->modes, "--packets", num[0], "--reps",
-				      num[1], "--count-reps", num[2], "--profile-packets",
-				      MATRIX_PROFILE_PACKETS, "--seed", m->seed, "--out", t->out,
-				      "--quiet", "--held-lock", lock, (char *)NULL);
-			execl(m->self, "xdptc", "run", "--engine", "icount", "--topology",
-			      x->topology, "--sender", x->sender, "--guest-kernel", k->version,
-			      "--modes", k->modes, "--packets", num[0], "--reps", num[1],
-			      "--count-reps", num[2], "--profile-packets", MATRIX_PROFILE_PACKETS,
-			      "--out", t->out, "--quiet", "--held-lock", lock, (char *)NULL);
+			{
+				const char *av[] = { "xdptc", "run", "--engine", "icount", "--topology",
+						     x->topology, "--sender", x->sender,
+						     "--guest-kernel", k->version, "--modes", k->modes,
+						     "--packets", num[0], "--reps", num[1],
+						     "--count-reps", num[2], "--profile-packets",
+						     MATRIX_PROFILE_PACKETS, "--out", t->out, "--quiet",
+						     "--held-lock", lock,
+						     m->seed ? "--seed" : NULL, m->seed, NULL };
+
+				execv(m->self, (char *const *)av);
+			}
 		}
 		_exit(127);
 	}

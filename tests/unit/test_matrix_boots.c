@@ -74,32 +74,32 @@ static void test_first_boot_tables(void **state)
 	json_decref(m);
 }
 
+/* The Between-boots row of 6.16 veth-udp xdpdrv's retired delta, @m's first cell given a
+ * second boot @shift away: whether it says @want; and that no other cell has a row. */
+static void row_says(const json_t *m, double shift, const char *want)
+{
+	json_t *two = with_boot2(m, 1, shift);
+	char *b = render(two), *row, line[1024];
+
+	row = strstr(b, "| 6.16 | veth-udp | xdpdrv | retired_instructions_per_pkt |");
+	assert_non_null(row);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(row, "\n"), row);
+	assert_non_null(strstr(line, want));
+	assert_null(strstr(b, "| 6.18 | veth-udp |"));
+	free(b);
+	json_decref(two);
+}
+
 static void test_spread_and_overlap(void **state)
 {
-	json_t *m = json_load_file(MATRIX, 0, NULL), *two;
-	char *b, *row, line[1024];
+	json_t *m = json_load_file(MATRIX, 0, NULL);
 
 	(void)state;
 	assert_non_null(m);
 	/* the first entry is 6.16 veth-udp: xdpdrv's retired interval is [+10.877%,
 	 * +10.966%] (matrix.md): a shift of 0.05 pp keeps them overlapping, 0.5 does not */
-	two = with_boot2(m, 1, 0.0005);
-	b = render(two);
-	row = strstr(b, "| 6.16 | veth-udp | xdpdrv | retired_instructions_per_pkt |");
-	assert_non_null(row);
-	snprintf(line, sizeof(line), "%.*s", (int)strcspn(row, "\n"), row);
-	assert_non_null(strstr(line, "| 0.050 | 1 of 1 |"));
-	free(b);
-	json_decref(two);
-	two = with_boot2(m, 1, 0.005);
-	b = render(two);
-	row = strstr(b, "| 6.16 | veth-udp | xdpdrv | retired_instructions_per_pkt |");
-	assert_non_null(row);
-	snprintf(line, sizeof(line), "%.*s", (int)strcspn(row, "\n"), row);
-	assert_non_null(strstr(line, "| 0.500 | 0 of 1 |"));
-	assert_null(strstr(b, "| 6.18 | veth-udp |")); /* only the repeated cell */
-	free(b);
-	json_decref(two);
+	row_says(m, 0.0005, "| 0.050 | 1 of 1 |");
+	row_says(m, 0.005, "| 0.500 | 0 of 1 |");
 	json_decref(m);
 }
 
