@@ -38,40 +38,36 @@ static void skip_ws(struct parser *p)
 		p->s++;
 }
 
-/* Whether @e's keys have the values of "k=v,k2=v2" (@sel, @n chars). */
+/* Whether @e's keys have the values of "k=v,k2=v2" (@sel, @n chars): strings as they are,
+ * numbers as %lld or %g writes them. */
 static bool elem_matches(const json_t *e, const char *sel, size_t n)
 {
-	{
-		const char *q = sel, *end = sel + n;
-		bool ok = json_is_object(e);
+	const char *q = sel, *end = sel + n;
+	bool ok = json_is_object(e);
 
-		while (ok && q < end) {
-			const char *eq = memchr(q, '=', (size_t)(end - q));
-			const char *c = memchr(q, ',', (size_t)(end - q));
-			char key[64], val[128], num[64];
-			json_t *v;
+	while (ok && q < end) {
+		const char *eq = memchr(q, '=', (size_t)(end - q));
+		const char *c = memchr(q, ',', (size_t)(end - q));
+		char key[64], val[128], num[64] = "";
+		const json_t *v;
 
-			if (!c)
-				c = end;
-			if (!eq || eq > c)
-				return NULL;
-			snprintf(key, sizeof(key), "%.*s", (int)(eq - q), q);
-			snprintf(val, sizeof(val), "%.*s", (int)(c - eq - 1), eq + 1);
-			v = json_object_get(e, key);
-			if (json_is_string(v))
-				ok = !strcmp(json_string_value(v), val);
-			else if (json_is_integer(v)) {
-				snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
-				ok = !strcmp(num, val);
-			} else if (json_is_real(v)) {
-				snprintf(num, sizeof(num), "%g", json_real_value(v));
-				ok = !strcmp(num, val);
-			} else
-				ok = false;
-			q = c + 1;
-		}
-		return ok;
+		if (!c)
+			c = end;
+		if (!eq || eq > c)
+			return false;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - q), q);
+		snprintf(val, sizeof(val), "%.*s", (int)(c - eq - 1), eq + 1);
+		v = json_object_get(e, key);
+		if (json_is_string(v))
+			snprintf(num, sizeof(num), "%s", json_string_value(v));
+		else if (json_is_integer(v))
+			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(num, sizeof(num), "%g", json_real_value(v));
+		ok = v && !json_is_object(v) && !json_is_array(v) && !strcmp(num, val);
+		q = c + 1;
 	}
+	return ok;
 }
 
 /* The first element of array @a that elem_matches @sel, or NULL. */
