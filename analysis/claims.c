@@ -57,11 +57,17 @@ static void source_file(struct source *s, const char *path)
 	buf[len] = '\0';
 	fclose(f);
 	for (size_t at = 0; num_next(buf, len, at, &t); at = t.end) {
-		if (!(s->n & 255))
-			s->nums = realloc(s->nums, (size_t)(s->n + 256) * sizeof(char *));
-		s->nums[s->n++] = strdup(t.norm);
+		char one[sizeof(t.norm) + 1];
+
 		if (t.end <= at)
 			break;
+		if (t.version)
+			continue; /* "it came in 6.6" says no +6.6% */
+		if (!(s->n & 255))
+			s->nums = realloc(s->nums, (size_t)(s->n + 256) * sizeof(char *));
+		/* a '+' is kept: a signed figure of the docs is a signed one of its source */
+		snprintf(one, sizeof(one), "%s%s", t.sign && t.norm[0] != '-' ? "+" : "", t.norm);
+		s->nums[s->n++] = strdup(one);
 	}
 	free(buf);
 }
@@ -100,11 +106,17 @@ static struct source *source_get(struct checker *c, const char *path)
 	return s;
 }
 
-static bool source_has(const struct source *s, const char *num)
+/* Whether @s holds the number @t: its digits, and when @t shows a '+', with one. */
+static bool source_has(const struct source *s, const struct num_tok *t)
 {
-	for (int i = 0; i < s->n; i++)
-		if (!strcmp(s->nums[i], num))
+	bool plus = t->sign && t->norm[0] != '-';
+
+	for (int i = 0; i < s->n; i++) {
+		const char *n = s->nums[i];
+
+		if (n[0] == '+' ? !strcmp(n + 1, t->norm) : !plus && !strcmp(n, t->norm))
 			return true;
+	}
 	return false;
 }
 
@@ -190,7 +202,7 @@ static void check_block(struct checker *c, const struct doc *d, const struct doc
 			continue;
 		}
 		for (int i = 0; i < b->ncites && !ok; i++)
-			ok = source_has(source_get(c, b->cites[i]), t.norm);
+			ok = source_has(source_get(c, b->cites[i]), &t);
 		if (ok) {
 			c->r->cited++;
 			if (c->list)

@@ -10,14 +10,19 @@
  *     (results/examples/NAME, a bare NAME such as 20261202T003258Z-veth, or ...SUFFIX
  *     of one), or a `<!-- source: PATH ... -->` comment in it or before its section's
  *     first paragraph (`<!-- sources: ... -->`, up to the next heading) does, and the
- *     number appears, digit for digit, in that run's summary.md, matrix.md, compare.md,
- *     wall-time.txt or progress log (a matrix: also its runs' summaries);
+ *     number appears, digit for digit (and with its '+' when it shows one; a version in
+ *     the source counts for nothing), in that run's summary.md, matrix.md, compare.md,
+ *     boots.md, sweep.md, wall-time.txt or progress log (a matrix: also its runs'
+ *     summaries), or in the file a source comment names;
  *   - claimed: a line of docs/claims.txt (claims_expr.h) computes it from a committed
  *     file (a JSON path, arithmetic, a #define of the code) and the doc's digits are
  *     that value rounded to as many decimals as the doc shows;
  *   - a version (6.18, 7.2.22, 6.1.0-57), inside `code`, a fenced block or a generated
  *     table (from a `<!-- generated` comment to the next blank line).
- * Anything else fails, with the file, line and number.
+ * Anything else fails, with the file, line and number. A cited number is found anywhere in
+ * the cited files, whatever sentence holds it there: cite the narrowest source (the run,
+ * not the matrix around it), and claim with a JSON path what a wide source could match
+ * by chance.
  */
 #ifndef XDPTC_CLAIMS_H
 #define XDPTC_CLAIMS_H

@@ -256,7 +256,8 @@ static void md_head(const json_t *matrix, FILE *out)
 	fprintf(out, "- Host: %s, kernel %s; %s\n", str(h, "cpu_model"), str(h, "kernel_release"),
 		str(h, "qemu"));
 	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
-		     "instructions, the same on any host\n");
+		     "instructions, whatever the host's speed; how far it moves between boots: "
+		     "docs/matrix.md\n");
 	fprintf(out, "- Every run in a guest: %lld packets per window, %lld timing repetitions, "
 		     "%lld count repetitions; modes %s; %lld job(s) at a time; %.0f s in all (the "
 		     "host engine's cross-check, if any, at its own defaults)\n\n",

@@ -30,7 +30,7 @@ const struct metric metrics[] = {
 	  "how the program was attached, as the kernel reports it", METRIC_CSV },
 	{ "valid", "-", "any", "xdptc", NEUTRAL, METRIC_FMT_STRING, NULL,
 	  "packets conserved (sent = reached the DUT + lost before it, within 0.1%) and the "
-	  "program decided every packet the driver received; invalid trials (with "
+	  "program decided every packet the driver received (within 0.1%); invalid trials (with "
 	  "invalid_reason) enter no statistic", METRIC_CSV },
 	{ "sent", "packets", "any", "the sender's own count (sendmmsg, AF_PACKET or XDP "
 	  "live frames)", NEUTRAL, METRIC_FMT_COUNT, NULL,

@@ -447,7 +447,7 @@ static void bottom_line(const json_t *r, FILE *out)
 						 : "runs here, under TCG (emulated: times are emulation times, "
 						   "only within-run deltas and counts mean anything)");
 		fprintf(out, "  ENGINE=icount      %s\n", qemu ? "runs here (TCG with -icount: "
-			"instructions per packet, the same on any host)" : "will fail: no qemu");
+			"instructions per packet, whatever the host's speed)" : "will fail: no qemu");
 		fprintf(out, "  make matrix        %s\n", qemu ? "runs here (the icount engine on "
 			"each guest kernel; fetching kernels needs Debian's archive)"
 			: "will fail: no qemu");
