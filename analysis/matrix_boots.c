@@ -66,11 +66,15 @@ static void boots_row(FILE *out, const json_t *const *v, int n, const char *mode
 	fprintf(out, "| %s | %s | %s | %s |", matrix_str(v[0], "kernel"),
 		matrix_str(v[0], "experiment"), mode, metric);
 	for (int i = 0; i < n; i++) {
-		char buf[128];
 		double x = 100 * matrix_num(d[i], "rel_delta");
+		double a0 = 100 * matrix_num(d[i], "ci95_lo"), a1 = 100 * matrix_num(d[i], "ci95_hi");
 
-		matrix_fmt_delta(buf, sizeof(buf), d[i]);
-		fprintf(out, "%s%s", i ? "; " : " ", buf);
+		/* every boot to the same precision, that of the spread */
+		fprintf(out, "%s%+.3f%%", i ? "; " : " ", x);
+		if (!isnan(a0) && !isnan(a1))
+			fprintf(out, " [%+.3f%%, %+.3f%%]", a0, a1);
+		else
+			fprintf(out, " (no interval)");
 		lo = fmin(lo, x);
 		hi = fmax(hi, x);
 		for (int j = 0; j < i; j++) {

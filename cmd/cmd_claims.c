@@ -60,6 +60,9 @@ const struct cli_command cli_cmd_claims = {
 		 "#define of the code), rounded as the doc shows it. Prints each number that "
 		 "is neither, with its file and line, and each claim whose text or value no "
 		 "longer holds; exit status 1 when there is one. Versions, `code`, fenced "
-		 "blocks and generated tables are left out. Needs no privilege.",
+		 "blocks and generated tables are left out. It checks digits, not meaning: a "
+		 "cited number is found anywhere in the cited files, whatever row or sentence "
+		 "holds it there, and words (always, every, the same) are for a reader to "
+		 "check. Needs no privilege.",
 	.opts = claims_opts,
 };

@@ -512,7 +512,8 @@ static json_t *matrix_json(const struct matrix *m)
 						     "packets", (json_int_t)m->packets, "reps",
 						     m->reps, "count_reps", m->count_reps, "modes",
 						     m->modes, "jobs", m->jobs, "repeat", m->repeat,
-						     "seed", m->seed ? json_string(m->seed) : json_null()));
+						     "seed", m->seed ? json_integer((json_int_t)strtoull(m->seed, NULL, 10))
+							     : json_null()));
 	for (int i = 0; i < m->nk; i++)
 		json_array_append_new(ks, kernel_json(&m->k[i]));
 	for (int i = 0; i < m->nt; i++)
@@ -570,6 +571,7 @@ static int matrix_report(const char *dir)
 static int matrix_table(const char *dirs, bool boots)
 {
 	json_t *j[MATRIX_MAX_KERNELS];
+	const char *given[MATRIX_MAX_KERNELS];
 	char buf[4096], path[PATH_MAX + 32];
 	int n = 0, e = 0;
 
@@ -577,7 +579,16 @@ static int matrix_table(const char *dirs, bool boots)
 	for (char *save = NULL, *d = strtok_r(buf, ",", &save); d && n < MATRIX_MAX_KERNELS;
 	     d = strtok_r(NULL, ",", &save)) {
 		json_error_t jerr;
+		int seen = 0;
 
+		/* the same matrix twice would be taken for two boots */
+		for (int k = 0; k < n && boots; k++)
+			seen += !strcmp(given[k], d);
+		if (seen) {
+			fprintf(stderr, "xdptc matrix: --boots: %s is given twice\n", d);
+			e = EXIT_USAGE;
+			break;
+		}
 		snprintf(path, sizeof(path), "%s/matrix.json", d);
 		j[n] = json_load_file(path, 0, &jerr);
 		if (!j[n]) {
@@ -585,7 +596,7 @@ static int matrix_table(const char *dirs, bool boots)
 			e = EXIT_USAGE;
 			break;
 		}
-		n++;
+		given[n++] = d;
 	}
 	if (!e && boots) {
 		json_t *b = matrix_boots_join(j, n);
