@@ -37,7 +37,7 @@ struct checker {
 
 /* a run directory's files that say its numbers */
 static const char *const run_files[] = { "summary.md", "matrix.md", "compare.md",
-					 "wall-time.txt", "progress.log", "matrix-progress.log", "sweep.md", "boots.md",
+					 "wall-time.txt", "progress.log", "matrix-progress.log", "sweep.md", "boots.md", "test-times.txt",
 					 "runs/*/summary.md", NULL };
 
 static void source_file(struct source *s, const char *path)

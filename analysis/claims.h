@@ -12,7 +12,7 @@
  *     first paragraph (`<!-- sources: ... -->`, up to the next heading) does, and the
  *     number appears, digit for digit (and with its '+' when it shows one; a version in
  *     the source counts for nothing), in that run's summary.md, matrix.md, compare.md,
- *     boots.md, sweep.md, wall-time.txt or progress log (a matrix: also its runs'
+ *     boots.md, sweep.md, test-times.txt, wall-time.txt or progress log (a matrix: also its runs'
  *     summaries), or in the file a source comment names;
  *   - claimed: a line of docs/claims.txt (claims_expr.h) computes it from a committed
  *     file (a JSON path, arithmetic, a #define of the code) and the doc's digits are
