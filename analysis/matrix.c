@@ -251,20 +251,28 @@ static void md_head(const json_t *matrix, FILE *out)
 	const json_t *k;
 	size_t i;
 
-	fprintf(out, "# xdptc matrix: XDP against TC on %zu guest kernels\n\n",
-		json_array_size(json_object_get(matrix, "kernels")));
+	size_t nk = json_array_size(json_object_get(matrix, "kernels"));
+	long long cr = json_integer_value(json_object_get(set, "count_reps"));
+	const json_t *rep = json_object_get(set, "repeat");
+
+	fprintf(out, "# xdptc matrix: XDP against TC on %zu guest kernel%s\n\n", nk,
+		nk == 1 ? "" : "s");
 	fprintf(out, "- Host: %s, kernel %s; %s\n", str(h, "cpu_model"), str(h, "kernel_release"),
 		str(h, "qemu"));
 	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
 		     "instructions, whatever the host's speed; how far it moves between boots: "
 		     "docs/matrix.md\n");
 	fprintf(out, "- Every run in a guest: %lld packets per window, %lld timing repetitions, "
-		     "%lld count repetitions; modes %s; %lld job(s) at a time; %.0f s in all (the "
-		     "host engine's cross-check, if any, at its own defaults)\n\n",
+		     "%lld count repetition%s; modes asked for %s (each kernel's measured ones "
+		     "below); %lld job(s) at a time; %.0f s in all (the host engine's "
+		     "cross-check, if any, at its own defaults)",
 		json_integer_value(json_object_get(set, "packets")),
-		json_integer_value(json_object_get(set, "reps")),
-		json_integer_value(json_object_get(set, "count_reps")), str(set, "modes"),
-		json_integer_value(json_object_get(set, "jobs")), num(matrix, "elapsed_s"));
+		json_integer_value(json_object_get(set, "reps")), cr, cr == 1 ? "" : "s",
+		str(set, "modes"), json_integer_value(json_object_get(set, "jobs")),
+		num(matrix, "elapsed_s"));
+	if (json_integer_value(rep) > 1)
+		fprintf(out, "; %lld boots of every experiment", json_integer_value(rep));
+	fprintf(out, "\n\n");
 	fprintf(out, "| kernel | package | version | suite | guest release | measured | left out |\n"
 		     "|---|---|---|---|---|---|---|\n");
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
