@@ -324,6 +324,14 @@ static double define_ref(struct parser *p)
 
 static double expr(struct parser *p);
 
+/* Whether @name is one of the NULL-ended @list. */
+static bool named(const char *name, const char *const *list)
+{
+	while (*list && strcmp(name, *list))
+		list++;
+	return *list != NULL;
+}
+
 static double factor(struct parser *p)
 {
 	char name[32];
@@ -365,16 +373,14 @@ static double factor(struct parser *p)
 		return !strcmp(name, "def") ? define_ref(p) : json_ref(p, name);
 	}
 	skip_ws(p);
-	if (*p->s == '(' && (!strcmp(name, "minof") || !strcmp(name, "maxof") ||
-			     !strcmp(name, "sumof") || !strcmp(name, "countof") ||
-			     !strcmp(name, "medianof") || !strcmp(name, "minratio") ||
-			     !strcmp(name, "maxratio"))) {
+	if (*p->s == '(' && named(name, (const char *const[]){ "minof", "maxof", "sumof",
+				 "countof", "medianof", "minratio", "maxratio", NULL })) {
 		p->s++;
 		return aggregate(p, name);
 	}
-	if (*p->s == '(' && (!strcmp(name, "abs") || !strcmp(name, "floor") ||
-			     !strcmp(name, "min") || !strcmp(name, "max"))) {
-		bool one = !strcmp(name, "abs") || !strcmp(name, "floor");
+	if (*p->s == '(' && named(name, (const char *const[]){ "abs", "floor", "min", "max",
+							       NULL })) {
+		bool one = named(name, (const char *const[]){ "abs", "floor", NULL });
 		double a, b = NAN;
 
 		p->s++;

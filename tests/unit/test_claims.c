@@ -184,6 +184,24 @@ static void test_changed_number_fails(void **state)
 	rm_tree(root);
 }
 
+/* @path under @root with @from made @to: the check fails once, saying @want; then back. */
+static void fails_with(const char *root, const char *path, const char *from, const char *to,
+		       const char *want)
+{
+	struct claims_result r;
+	char *out;
+
+	edit(path, from, to);
+	assert_int_equal(check(root, &r, &out), 1);
+	assert_int_equal(r.failed, 1);
+	if (!strstr(out, want))
+		fail_msg("expected \"%s\" in:\n%s", want, out);
+	free(out);
+	edit(path, to, from);
+	assert_int_equal(check(root, &r, &out), 0);
+	free(out);
+}
+
 /* A small tree of one run, a doc citing it and two claims: each way to fail. */
 static void test_fixture_cases(void **state)
 {
@@ -215,31 +233,15 @@ static void test_fixture_cases(void **state)
 	assert_int_equal(r.claimed, 2);
 	free(out);
 
-	snprintf(p, sizeof(p), "%s/README.md", root); /* a cited number changed */
-	edit(p, "+7.1%", "+7.2%");
-	assert_int_equal(check(root, &r, &out), 1);
-	assert_non_null(strstr(out, "README.md:3: +7.2: in none of the files"));
-	free(out);
-	edit(p, "+7.2%", "+7.1%");
-
-	edit(p, "1,153 packets.", "1,153 packets, 2.5 ms each."); /* a number with no source */
-	assert_int_equal(check(root, &r, &out), 1);
-	assert_int_equal(r.failed, 1);
-	free(out);
-	edit(p, "1,153 packets, 2.5 ms each.", "1,153 packets.");
-
+	snprintf(p, sizeof(p), "%s/README.md", root);
+	fails_with(root, p, "+7.1%", "+7.2%", "README.md:3: +7.2: in none of the files");
+	fails_with(root, p, "1,153 packets.", "1,153 packets, 2.5 ms each.", /* no source */
+		   "README.md:3: 2.5: in none of the files this paragraph cites");
+	fails_with(root, p, "in 36.2 s", "in 36 seconds", /* a claim's text gone */
+		   "docs/claims.txt:3: its text is not in README.md");
 	snprintf(p, sizeof(p), "%s/run.json", run); /* a claim's source changed */
-	edit(p, "0.0634", "0.0641");
-	assert_int_equal(check(root, &r, &out), 1);
-	assert_non_null(strstr(out, "README.md:5: 6.34, but docs/claims.txt:2 computes 6.41"));
-	free(out);
-	edit(p, "0.0641", "0.0634");
-
-	snprintf(p, sizeof(p), "%s/README.md", root); /* a claim's text gone */
-	edit(p, "in 36.2 s", "in 36 seconds");
-	assert_int_equal(check(root, &r, &out), 1);
-	assert_non_null(strstr(out, "docs/claims.txt:3: its text is not in README.md"));
-	free(out);
+	fails_with(root, p, "0.0634", "0.0641",
+		   "README.md:5: 6.34, but docs/claims.txt:2 computes 6.41");
 	rm_tree(root);
 }
 

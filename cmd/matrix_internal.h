@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * matrix_internal.h: what cmd_matrix.c (the command: options, plan, matrix.json) and
+ * matrix_tasks.c (its children: fetches and runs, at most --jobs at a time) share.
+ */
+#ifndef XDPTC_MATRIX_INTERNAL_H
+#define XDPTC_MATRIX_INTERNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define MATRIX_MAX_KERNELS 24
+#define MATRIX_NEXP 3  /* the icount experiments of every kernel */
+/* The profile pass's window in the matrix's runs: the plugin's exact counts give the
+ * per-function figures, so the sampled profiles need only show the call paths (20k
+ * packets: about 2,800 to 5,000 samples at 7,000 to 12,600 instructions per packet, a
+ * sample every 50,000), not a single icount run's 50k */
+#define MATRIX_PROFILE_PACKETS "20000"
+#define MATRIX_NHOST 2 /* and the host engine's cross-check on the host's own series */
+#define MATRIX_MAX_REPEAT 5 /* --repeat: separate boots of each experiment */
+
+/* The experiments: (name, topology, sender, engine); the first MATRIX_NEXP per kernel
+ * under icount, then the cross-check's on the host. */
+struct matrix_exp {
+	const char *name, *topology, *sender;
+	bool host;
+};
+extern const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST];
+
+enum task_state { TASK_WAITING, TASK_RUNNING, TASK_DONE, TASK_FAILED };
+
+/* One child: a kernel's fetch (exp -1) or one boot of one of its experiments (boot 1 to
+ * --repeat). */
+struct matrix_task {
+	int k, exp, boot;
+	enum task_state state;
+	pid_t pid;
+	double start, secs;
+	char log[PATH_MAX], out[PATH_MAX]; /* stderr; the fetch's stdout or the run's OUT */
+	char reason[256];
+};
+
+struct matrix_kernel {
+	char spec[65];                     /* as the user gave it */
+	char package[96], version[64], suite[32], release[64];
+	enum task_state fetch;
+	char reason[256];
+	char modes[64];                    /* what is measured on it */
+	char tcx_reason[96];               /* why tcx is not, or "" */
+};
+
+struct matrix {
+	struct matrix_kernel k[MATRIX_MAX_KERNELS];
+	int nk;
+	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT + 1) +
+			     MATRIX_NHOST];
+	int nt;
+	int jobs, running, lock_fd, repeat;
+	const char *modes, *topodir, *out_dir, *kernels, *report, *seed, *table, *boots;
+	uint64_t packets;
+	int reps, count_reps;
+	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
+	char self[PATH_MAX];               /* this binary */
+	double t0;
+	FILE *log;                         /* DIR/progress.log: what it said on stderr */
+};
+
+/* say - a line of progress, on stderr and in the matrix's progress.log */
+void say(const struct matrix *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* now_s - CLOCK_MONOTONIC in seconds */
+double now_s(void);
+
+/* matrix_schedule - run every waiting task of @m, at most m->jobs at a time, each a child
+ * with its own log; a kernel's experiments start once its fetch is done. Returns 0, 130
+ * when stopped (every child stopped and waited for), or 1. */
+int matrix_schedule(struct matrix *m);
+
+#endif
