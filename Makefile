@@ -38,7 +38,7 @@ CFLAGS  ?= -O2 -g
 # fields it has; C zeroes the rest, which is what they mean.
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation \
 	-Wno-missing-field-initializers
-CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis -Icmd
+CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis -Irun -Icmd
 LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -ljansson -lm
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
@@ -49,7 +49,7 @@ SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 # counters' user side), loader/ (attach, DUT, trials, senders), analysis/ (statistics,
 # summary, plots), cmd/ (the commands, the run driver, the CLI); tests/unit/test_layers.c
 LOADER_SRC := $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard loader/*.c) \
-	$(wildcard analysis/*.c) $(wildcard cmd/*.c)
+	$(wildcard analysis/*.c) $(wildcard run/*.c) $(wildcard cmd/*.c)
 LIB_SRC   := $(filter-out cmd/xdptc.c,$(LOADER_SRC))
 LIB_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -113,7 +113,7 @@ $(BUILD)/%.bpf.o: probes/%.bpf.c probes/*.h $(BUILD)/vmlinux.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
-$(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h cmd/*.h bpf/*.h)
+$(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h run/*.h cmd/*.h bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -211,7 +211,7 @@ FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC))
 FUZZ_BINS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 
-$(BUILD)/fuzz/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h cmd/*.h bpf/*.h)
+$(BUILD)/fuzz/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h run/*.h cmd/*.h bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

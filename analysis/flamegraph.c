@@ -3,6 +3,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -486,5 +489,48 @@ int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char
 		for (int w = 0; w < 2; w++) /* two standard deviations of a Poisson count */
 			fns[i].err[w] = 2.0 * sqrt(fns[i].samples[w]) * (w ? b_scale : a_scale);
 	qsort(fns, (size_t)n, sizeof(fns[0]), cmp_abs_diff);
+	return n;
+}
+
+long flame_make(const char *data, const char *dir, const char *mode,
+			    const char *subtitle)
+{
+	char folded[PATH_MAX + 64], svg[PATH_MAX + 64], cmd[PATH_MAX + 128];
+	char title[128], sub[320];
+	FILE *in, *out;
+	long n, idle = 0;
+
+	snprintf(folded, sizeof(folded), "%s/flame-%s.folded", dir, mode);
+	snprintf(svg, sizeof(svg), "%s/flame-%s.svg", dir, mode);
+	snprintf(cmd, sizeof(cmd), "perf script -i '%s' 2>/dev/null", data);
+	in = popen(cmd, "r");
+	out = fopen(folded, "w");
+	if (!in || !out) {
+		if (in)
+			pclose(in);
+		if (out)
+			fclose(out);
+		return -errno;
+	}
+	n = flame_fold(in, out, &idle);
+	pclose(in);
+	fclose(out);
+	unlink(data);
+	if (n <= 0)
+		return n ? n : -ENODATA;
+	snprintf(sub, sizeof(sub), "%s; %ld idle samples left out", subtitle, idle);
+	in = fopen(folded, "r");
+	out = fopen(svg, "w");
+	if (!in || !out) {
+		if (in)
+			fclose(in);
+		if (out)
+			fclose(out);
+		return -errno;
+	}
+	snprintf(title, sizeof(title), "xdptc: %s drop, every CPU during one window", mode);
+	n = flame_svg(in, out, title, sub);
+	fclose(in);
+	fclose(out);
 	return n;
 }

@@ -48,4 +48,9 @@ struct flame_fn {
 int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
 		    struct flame_fn *fns, int max);
 
+/* flame_make - fold perf data @data (`perf script -i`) into @dir/flame-@mode.folded and
+ * draw @dir/flame-@mode.svg, titled for @mode with @subtitle (the idle samples left out
+ * added); remove the perf data. Returns the samples drawn, or -errno (-ENODATA: none). */
+long flame_make(const char *data, const char *dir, const char *mode, const char *subtitle);
+
 #endif

@@ -74,7 +74,7 @@ struct metric {
 	const char *counter;     /* METRIC_COUNTER: which count's backend it depends on */
 	const char *unavailable; /* why a mode has none, when no valid trial has it */
 	enum metric_from from_trial; /* a plain field of struct trial_result that the run
-				      * writes into each trial as it is (cmd/run_json.c) */
+				      * writes into each trial as it is (run/run_json.c) */
 	size_t trial_offset;     /* ... at this offset (offsetof) */
 };
 

@@ -104,3 +104,15 @@ bool guest_kernel_spec_ok(const char *s)
 		return false;
 	return strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz.+~-") == n;
 }
+
+void cli_count_words(uint64_t v, char *buf, size_t len)
+{
+	if (v && v % 1000000000ull == 0)
+		snprintf(buf, len, "%lluG", (unsigned long long)(v / 1000000000ull));
+	else if (v && v % 1000000ull == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(v / 1000000ull));
+	else if (v && v % 1000ull == 0)
+		snprintf(buf, len, "%lluk", (unsigned long long)(v / 1000ull));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}

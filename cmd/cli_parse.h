@@ -4,6 +4,7 @@
 #define XDPTC_CLI_PARSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "drop_prog.h"
@@ -35,5 +36,9 @@ bool guest_kernel_spec_ok(const char *s);
  * Returns the number of values, or -EINVAL (a bad value, a list of 512 bytes or more)
  * / -E2BIG (more than @max). */
 int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VALUE_LEN], int max);
+
+/* cli_count_words - @v as parse_count would read it back, shortest first: "200k" for
+ * 200000, "1M", "21"; into @buf. */
+void cli_count_words(uint64_t v, char *buf, size_t len);
 
 #endif

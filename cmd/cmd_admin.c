@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "topologies.h"
 #include "doctor.h"
 
 #include "cli.h"
@@ -61,7 +62,7 @@ int cmd_cleanup(int argc, char **argv)
 	if (check_privilege())
 		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
-	n = cleanup_leftovers(topodir, "results", "");
+	n = cleanup_leftovers(topodir, topology_scripts(), "results", "");
 	if (n < 0) {
 		fprintf(stderr, "xdptc: cleanup failed: %s\n", strerror(-n));
 		return 1;

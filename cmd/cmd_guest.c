@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dut.h"
+#include "dut_remote.h"
 
 #include "cli.h"
 #include "cli_table.h"

@@ -34,9 +34,11 @@
 #include "matrix_table.h"
 #include "report.h"
 #include "run.h"
-#include "run_internal.h"
+#include "run_json.h" /* machine_cpu_model */
+#include "run_lock.h"
+#include "run_signals.h"
 
-#include "matrix_internal.h"
+#include "matrix_tasks.h"
 
 /* The kernels to measure: @list, or one per series (virtio.sh kernel-defaults). */
 static int matrix_kernels(struct matrix *m, const char *list)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* cmd_run.c: xdptc run, the options of a whole measurement run. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +15,8 @@
 #include "bpf_log.h"
 #include "cli_parse.h"
 #include "run.h"
+#include "run_opts_json.h"
+#include "topologies.h"
 #include "skb_counters_user.h"
 
 #include "sender.h"
@@ -20,18 +24,10 @@
 #include "cli_table.h"
 #include "perf_stat.h"
 
-/* veth defaults: many short repetitions pair better than a few long ones on a shared
- * host (an A/A run here: 21 x 200k gave a 95% half-width of 0.4%, 5 x 1M 1.7%) */
-#define VETH_DEFAULT_PACKETS 200000
-#define VETH_DEFAULT_REPS 21
-/* virtio defaults, sized for a TCG guest on a 2-vCPU host (see README) */
-#define VIRTIO_DEFAULT_PACKETS 50000
-#define VIRTIO_DEFAULT_REPS 10
-#define VIRTIO_DEFAULT_RATE 50000
-/* the icount engine: instructions per packet repeat to a few parts per million, so small
- * windows do; about 3 minutes for tc, xdpdrv and an A/A arm here */
-#define ICOUNT_DEFAULT_PACKETS 20000
-#define ICOUNT_DEFAULT_REPS 11
+/* Each topology's defaults of --packets, --reps and --rate, per engine, are its
+ * descriptor's (run/topology_NAME.c); the icount engine's count passes need fewer
+ * repetitions on every topology (instructions repeat exactly) */
+#define DEFAULT_COUNT_REPS 3
 #define ICOUNT_DEFAULT_COUNT_REPS 2
 /* a sample every 50,000 guest instructions, over 50,000 packets: about 7,000 samples at
  * 7,000 instructions per packet, so the functions that matter carry thousands; at
@@ -40,7 +36,6 @@
  * tried (docs/engines.md): the matrix checks it on the sender's own code */
 #define ICOUNT_DEFAULT_PROFILE_PERIOD 50000
 #define ICOUNT_DEFAULT_PROFILE_PACKETS 50000
-#define ICOUNT_VIRTIO_DEFAULT_RATE 30000
 
 
 /* long-only options' keys */
@@ -52,23 +47,22 @@ enum {
 	OPT_TARGET, OPT_WINDOWS_PER_ATTACH,
 };
 
-static const struct cli_opt run_opts_table[] = {
-	{ "topology", 't', "veth|virtio",
-	  "veth: a veth pair between two namespaces; virtio: a qemu guest's virtio-net NIC "
-	  "fed by a host tap", "veth", .brief = "`veth` or `virtio` (what `make run-veth` / "
-	  "`run-virtio` pass)" },
+/* The option table; the rows that list the topologies and their defaults get their words
+ * from the table of topologies (run_opts_table_topologies) */
+static struct cli_opt run_opts_table[] = {
+	{ "topology", 't', "NAME", "the topologies' list", "the first", .brief = "the same" },
 	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
 	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
 	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
 	{ "packets", OPT_PACKETS, "N", "packets per trial of the count, BPF-statistics and "
 	  "profile passes, and of the timing pass under --schedule classic; 1 to 10^12, k/M/G "
 	  "suffixes allowed",
-	  "200k; virtio 50k; icount 20k", "PACKETS",
+	  "per topology", "PACKETS",
 	  .brief = "packets per trial (k/M/G suffixes; the alternating timing pass sizes its "
 	  "own windows)" },
 	{ "reps", 'r', "N", "repetitions of the timing pass (the alternating schedule's "
 	  "blocks), 2-100, in a seeded shuffled order; 6 or more give each delta an interval",
-	  "21; virtio 10; icount 11", "REPS" },
+	  "per topology", "REPS" },
 	{ "schedule", OPT_SCHEDULE, "alternating|classic", "the timing pass: alternating "
 	  "measures the machine's noise first and from it chooses short windows (a few ms) "
 	  "and how many, then alternates the arms round by round with one sender kept alive, "
@@ -125,7 +119,7 @@ static const struct cli_opt run_opts_table[] = {
 	  "warms up 1000 packets or 10% of a window, whichever is more, after each attach)",
 	  "10% of --packets", "WARMUP" },
 	{ "rate", OPT_RATE, "PPS", "sender pace in packets/s, k/M suffixes allowed; 0: as "
-	  "fast as possible", "unpaced; virtio 50k; virtio under icount 30k", "RATE" },
+	  "fast as possible", "per topology", "RATE" },
 	{ "guest-kernel", OPT_GUEST_KERNEL, "VERSION", "guest kernel (virtio, or the icount "
 	  "engine): a Debian kernel's version prefix (6.1, 6.12, 6.18, 7.3: the newest patch "
 	  "level in bookworm, trixie, their backports or sid) or its full package version "
@@ -177,6 +171,73 @@ static const struct cli_opt run_opts_table[] = {
 	  "lock on the inherited FD", .flags = CLI_HIDDEN },
 	{ NULL },
 };
+
+/* A default's words, from the topologies' (@off: the field of struct topology_defaults,
+ * @is_rate: a uint64_t of packets/s, 0 written "unpaced"; else packets or repetitions):
+ * the first topology's on the host engine, then each other's where it differs, then the
+ * icount engine's ("icount V" when every topology has the same, else "NAME under icount
+ * V" for each that has one). */
+static const char *default_words(size_t off, bool is_int)
+{
+	static char bufs[3][160];
+	static int next;
+	char *b = bufs[next++ % 3];
+	const struct topology_desc *first = topologies[0];
+	size_t n = 0;
+	bool same = true;
+
+#define DEFAULT_OF(t, eng) (is_int ? (uint64_t)*(const int *)((const char *)&(t)->eng + off) \
+				   : *(const uint64_t *)((const char *)&(t)->eng + off))
+	for (int i = 0; topologies[i]; i++) {
+		uint64_t v = DEFAULT_OF(topologies[i], host);
+		char num[32];
+
+		if (i && v == DEFAULT_OF(first, host))
+			continue;
+		cli_count_words(v, num, sizeof(num));
+		n += (size_t)snprintf(b + n, sizeof(bufs[0]) - n, "%s%s%s%s", i ? "; " : "",
+				      i ? topologies[i]->name : "", i ? " " : "",
+				      v || is_int ? num : "unpaced");
+		same &= DEFAULT_OF(topologies[i], icount) == DEFAULT_OF(first, icount);
+	}
+	for (int i = 0; topologies[i] && n < sizeof(bufs[0]); i++) {
+		uint64_t v = DEFAULT_OF(topologies[i], icount);
+		char num[32];
+
+		if ((same && i) || (!same && !v))
+			continue;
+		cli_count_words(v, num, sizeof(num));
+		n += (size_t)snprintf(b + n, sizeof(bufs[0]) - n, "; %s%sicount %s",
+				      same ? "" : topologies[i]->name, same ? "" : " under ", num);
+	}
+#undef DEFAULT_OF
+	return b;
+}
+
+/* The option rows that name the topologies (--topology) and their defaults (--packets,
+ * --reps, --rate), from the table of topologies, before anything reads the table. */
+__attribute__((constructor)) static void run_opts_table_topologies(void)
+{
+	static char brief[256];
+
+	for (struct cli_opt *x = run_opts_table; x->name; x++) {
+		if (!strcmp(x->name, "topology")) {
+			x->arg = topology_names(0, NULL, "|", NULL);
+			x->help = topology_help();
+			x->deflt = topologies[0]->name;
+			snprintf(brief, sizeof(brief), "%s (what `make run-%s` pass)",
+				 topology_names(0, "`%s`", ", ", " or "),
+				 topology_names(0, NULL, "` / `run-", NULL));
+			x->brief = brief;
+		} else if (!strcmp(x->name, "packets")) {
+			x->deflt = default_words(offsetof(struct topology_defaults, packets), false);
+		} else if (!strcmp(x->name, "reps")) {
+			x->deflt = default_words(offsetof(struct topology_defaults, reps), true);
+		} else if (!strcmp(x->name, "rate")) {
+			x->deflt = default_words(offsetof(struct topology_defaults, rate_pps), false);
+		}
+	}
+}
 
 const struct cli_command cli_cmd_run = {
 	.name = "run",
@@ -261,8 +322,8 @@ static int run_opt_apply(struct run_parse *p, int c)
 
 	switch (c) {
 	case 't':
-		if (strcmp(optarg, "veth") && strcmp(optarg, "virtio"))
-			return bad_value("--topology", optarg, "veth or virtio");
+		if (!topology_find(optarg))
+			return bad_value("--topology", optarg, topology_names(0, NULL, ", ", " or "));
 		p->o.topology = optarg;
 		break;
 	case OPT_RATE:
@@ -410,60 +471,59 @@ static int run_opt_apply(struct run_parse *p, int c)
  * Returns -1 to go on, or the exit status. */
 static int run_opts_finish(struct run_parse *p)
 {
+	const struct topology_desc *td = topology_find(p->o.topology);
+	bool icount = p->o.engine == ENGINE_ICOUNT;
+	const struct topology_defaults *df = icount ? &td->icount : &td->host;
+
 	/* the alternating pass's settings, given where the timing pass will be classic */
 	if ((p->o.window_ms > 0 || p->o.windows_per_attach || p->alt_set) &&
 	    (p->o.schedule == SCHEDULE_CLASSIC ||
-	     (p->o.schedule == SCHEDULE_AUTO &&
-	      (!strcmp(p->o.topology, "virtio") || p->o.engine == ENGINE_ICOUNT))))
+	     (p->o.schedule == SCHEDULE_AUTO && (td->remote || icount))))
 		fprintf(stderr, "xdptc: note: --window-ms, --windows-per-attach, --timing-budget "
 				"and --target apply to the alternating timing pass only; this run's "
 				"is classic (--schedule alternating to have it)\n");
-	if (strcmp(p->o.topology, "virtio") && p->o.engine != ENGINE_ICOUNT && p->guest_kernel_set) {
-		fprintf(stderr, "xdptc: --guest-kernel applies to --topology virtio or --engine "
-				"icount only\n");
+	if (!(td->allows & TOPOLOGY_GUEST_KERNEL) && !icount && p->guest_kernel_set) {
+		fprintf(stderr, "xdptc: --guest-kernel applies to --topology %s or --engine "
+				"icount only\n",
+			topology_names(TOPOLOGY_GUEST_KERNEL, NULL, ", ", " or "));
 		return EXIT_USAGE;
 	}
-	if (!strcmp(p->o.topology, "virtio")) {
-		/* an emulated guest drops tens of thousands of packets per second, not
-		 * millions: fewer packets, paced so the tap's queue never overflows */
-		if (!p->packets_set)
-			p->o.packets = VIRTIO_DEFAULT_PACKETS;
-		if (!p->rate_set)
-			p->o.rate_pps = VIRTIO_DEFAULT_RATE;
-		if (!p->reps_set)
-			p->o.reps = VIRTIO_DEFAULT_REPS;
-	}
-	if (p->o.threaded_napi && strcmp(p->o.topology, "veth") && p->o.engine != ENGINE_ICOUNT) {
-		fprintf(stderr, "xdptc: --threaded-napi and --napi-cpu apply to --topology veth "
-				"only (a virtio guest's NAPI is the guest's)\n");
+	if (p->o.threaded_napi && !(td->allows & TOPOLOGY_THREADED_NAPI) && !icount) {
+		fprintf(stderr, "xdptc: --threaded-napi and --napi-cpu apply to --topology %s "
+				"only (a guest's NAPI is the guest's)\n",
+			topology_names(TOPOLOGY_THREADED_NAPI, NULL, ", ", " or "));
 		return EXIT_USAGE;
 	}
-	if (p->o.engine == ENGINE_ICOUNT && p->pmu_set && p->o.pmu_events[0]) {
+	if (icount && p->pmu_set && p->o.pmu_events[0]) {
 		fprintf(stderr, "xdptc: --engine icount measures guest instructions, not the "
 				"host's PMU: --pmu-events does not apply\n");
 		return EXIT_USAGE;
 	}
-	if (p->o.engine == ENGINE_ICOUNT || p->o.inside_icount)
+	if (icount || p->o.inside_icount)
 		p->o.pmu_events = ""; /* no PMU in a TCG guest, and none wanted beside it */
-	if (p->o.engine == ENGINE_ICOUNT) {
-		if (p->o.find_max_rate || p->o.threaded_napi ||
-		    (p->o.rate_pps && strcmp(p->o.topology, "virtio"))) {
-			fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
-					"--find-max-rate, --threaded-napi (--napi-cpu) and (veth) "
-					"--rate do not apply\n");
-			return EXIT_USAGE;
-		}
-		/* instructions repeat exactly: small windows suffice, and an emulated
-		 * guest is slow (about 3 s of host time per 20,000-packet window here) */
-		if (!p->packets_set)
-			p->o.packets = ICOUNT_DEFAULT_PACKETS;
-		if (!p->reps_set)
-			p->o.reps = ICOUNT_DEFAULT_REPS;
+	if (icount && (p->o.find_max_rate || p->o.threaded_napi ||
+		       (p->rate_set && !(td->allows & TOPOLOGY_ICOUNT_RATE)))) {
+		char unpaced[128] = "";
+
+		for (int i = 0; topologies[i]; i++)
+			if (!(topologies[i]->allows & TOPOLOGY_ICOUNT_RATE))
+				snprintf(unpaced + strlen(unpaced), sizeof(unpaced) - strlen(unpaced),
+					 "%s%s", unpaced[0] ? ", " : "", topologies[i]->name);
+		fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
+				"--find-max-rate, --threaded-napi (--napi-cpu) and (%s) --rate do "
+				"not apply\n", unpaced);
+		return EXIT_USAGE;
+	}
+	/* the topology's defaults under this engine (topology_NAME.c) */
+	if (!p->packets_set)
+		p->o.packets = df->packets;
+	if (!p->reps_set)
+		p->o.reps = df->reps;
+	if (!p->rate_set)
+		p->o.rate_pps = df->rate_pps;
+	if (icount) {
 		if (!p->count_reps_set)
 			p->o.count_reps = ICOUNT_DEFAULT_COUNT_REPS;
-		/* under icount the guest DUT falls behind 50 kpps (some loss at the tap) */
-		if (!strcmp(p->o.topology, "virtio") && !p->rate_set)
-			p->o.rate_pps = ICOUNT_VIRTIO_DEFAULT_RATE;
 		/* the profile pass samples guest time, so instructions: perf record -c N */
 		if (!p->o.profile_period)
 			p->o.profile_period = ICOUNT_DEFAULT_PROFILE_PERIOD;
@@ -525,8 +585,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	memset(&p, 0, sizeof(p));
 	p.warmup = UINT64_MAX;
 	p.o = (struct run_opts){
-		.topology = "veth", .out_dir = "results", .packets = VETH_DEFAULT_PACKETS,
-		.reps = VETH_DEFAULT_REPS, .count_reps = 3,
+		.topology = topologies[0]->name, .out_dir = "results",
+		.count_reps = DEFAULT_COUNT_REPS,
 		.timing_budget_s = 48, .target_halfwidth = 0.005,
 		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,

@@ -49,12 +49,13 @@ static int is_run_dir_name(const char *name)
 	return strlen(name) > 17 && name[8] == 'T' && name[15] == 'Z' && name[16] == '-';
 }
 
-int cleanup_leftovers(const char *topologies_dir, const char *results_dir, const char *tag)
+int cleanup_leftovers(const char *topologies_dir, const char *const *scripts,
+		      const char *results_dir, const char *tag)
 {
 	int removed = 0, n;
 
-	for (int i = 0; i < 2; i++) {
-		n = run_script(topologies_dir, i ? "virtio.sh" : "veth.sh", tag);
+	for (int i = 0; scripts[i]; i++) {
+		n = run_script(topologies_dir, scripts[i], tag);
 		if (n < 0)
 			return n;
 		removed += n;

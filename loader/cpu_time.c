@@ -2,6 +2,7 @@
 #include "cpu_time.h"
 
 #include <ctype.h>
+#include <sched.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,4 +165,16 @@ uint64_t threads_cpu_ns(int pid, const struct softirq_tasks *t)
 		fclose(f);
 	}
 	return sum;
+}
+
+int cpu_keep_off(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	CPU_ZERO(&set);
+	for (long i = 0; i < ncpu; i++)
+		if (i != cpu)
+			CPU_SET((int)i, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
 }

@@ -9,6 +9,7 @@
 #define XDPTC_CPU_TIME_H
 
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define CPU_TIME_MAX_TASKS 256
@@ -54,5 +55,9 @@ uint64_t task_cpu_ns(int pid);
  * the part of it that is steal time (the hypervisor ran something else on this VM's
  * vCPUs), ns. */
 uint64_t cpus_busy_steal_ns(uint64_t *steal_ns);
+
+/* cpu_keep_off - let task @pid (0: this thread) run on every online CPU but @cpu (on all
+ * when @cpu < 0): sched_setaffinity. Returns 0 or -1 (errno). */
+int cpu_keep_off(pid_t pid, int cpu);
 
 #endif

@@ -23,35 +23,6 @@
 #include "tc_drop.skel.h"
 #include "xdp_drop.skel.h"
 
-static const char *const mode_names[MODE_NR] = {
-	[MODE_NONE] = "none",
-	[MODE_XDPDRV] = "xdpdrv",
-	[MODE_XDPGENERIC] = "xdpgeneric",
-	[MODE_TC] = "tc",
-	[MODE_TCX] = "tcx",
-};
-
-const char *drop_mode_name(enum drop_mode mode)
-{
-	return mode < MODE_NR ? mode_names[mode] : "?";
-}
-
-int drop_mode_parse(const char *s, enum drop_mode *out)
-{
-	for (int m = 0; m < MODE_NR; m++) {
-		if (s && !strcmp(s, mode_names[m])) {
-			*out = (enum drop_mode)m;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *drop_mode_choices(void)
-{
-	return "none, xdpdrv, xdpgeneric, tc, tcx";
-}
-
 static __u32 xdp_flags_for(enum drop_mode mode)
 {
 	return mode == MODE_XDPDRV ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* dut.c: the DUT's public operations, dispatched to the local (dut_local.c) or remote
  * (dut_remote.c) implementation, and the protocol's JSON encodings. */
-#include "dut_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include "dut.h"
+
 #include <string.h>
 
 /* ------------------------------------------------------------- dispatch ---- */
@@ -73,11 +74,6 @@ json_t *dut_rx_path(struct dut *d, char *err, size_t errlen)
 	return d->ops->rx_path(d, err, errlen);
 }
 
-int dut_hello(struct dut *d, char *kernel, size_t len)
-{
-	return d->ops->hello(d, kernel, len);
-}
-
 int dut_insns(struct dut *d, bool open, struct dut_insns *out, char *err, size_t errlen)
 {
 	return d->ops->insns(d, open, out, err, errlen);
@@ -90,7 +86,7 @@ int dut_insns_selfcheck(struct dut *d, struct insn_check c[2], char *err, size_t
 
 bool dut_is_remote(const struct dut *d)
 {
-	return d->ops == &dut_remote_ops;
+	return d->remote;
 }
 
 void dut_close(struct dut *d)

@@ -8,14 +8,15 @@
  * `xdptc agent`, and reach this process as one-line JSON messages over the guest's
  * virtio-serial control port (a unix socket on the host).
  *
- * The operations dispatch (dut.c) to the local implementation (dut_local.c) or the
- * remote one (dut_remote.c); the agent (dut_agent.c) serves the protocol in the guest
- * with the local one.
+ * The operations (struct dut_ops) dispatch (dut.c) to the local implementation
+ * (dut_local.c, dut_local.h) or the remote one (dut_remote.c, dut_remote.h); the agent
+ * (dut_agent.c) serves the protocol in the guest with the local one; the line protocol's
+ * reading and writing is dut_wire.c.
  *
  * Protocol (one line each way; replies are compact JSON objects with "ok" and "re", the
  * name of the request they answer, by which the host skips the late answer to a request
  * it gave up on):
- *   hello | attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
+ *   attach MODE PORT | detach | snapshot PASS | counters open [BACKENDS [cross]] |
  *   counters close | rxpath |
  *   bpfstats on | bpfstats off | exec SHELL-COMMAND | insns open | insns close |
  *   insns selfcheck | sync TOKEN | quit
@@ -65,9 +66,11 @@ struct dut_counters_info {
 };
 
 struct dut_ops;
+struct dut_insns;
 
 struct dut {
 	const struct dut_ops *ops;  /* local (dut_local.c) or remote (dut_remote.c) */
+	bool remote;                /* a guest's agent (dut_remote_connect) */
 	bool attached;
 	bool counters_open;
 	/* local */
@@ -84,13 +87,23 @@ struct dut {
 	int timeout_ms;
 };
 
-/* dut_local_init - a DUT that is device @dev in namespace @netns (NULL: this one). */
-void dut_local_init(struct dut *d, const char *netns, const char *dev);
-
-/* dut_remote_connect - connect to an agent's control socket and synchronise (drop
- * stale lines). Returns 0, or -errno with a sentence in @err. */
-int dut_remote_connect(struct dut *d, const char *sock_path, int timeout_ms, char *err,
-		       size_t errlen);
+/* The operations a DUT implements; dut.c's public functions call them. */
+struct dut_ops {
+	int (*attach)(struct dut *d, enum drop_mode mode, uint16_t port, uint32_t *prog_id,
+		      char kernel_mode[16], char *err, size_t errlen);
+	int (*detach)(struct dut *d);
+	int (*snapshot)(struct dut *d, enum dut_pass pass, struct dut_snapshot *s);
+	int (*counters_open)(struct dut *d, const int *order, bool cross_check,
+			     struct dut_counters_info *info, char *err, size_t errlen);
+	void (*counters_close)(struct dut *d);
+	int (*bpf_stats)(struct dut *d, bool on);
+	int (*exec)(struct dut *d, const char *cmd, int *status, char *out, size_t outlen);
+	json_t *(*rx_path)(struct dut *d, char *err, size_t errlen);
+	int (*insns)(struct dut *d, bool open, struct dut_insns *out, char *err, size_t errlen);
+	int (*insns_selfcheck)(struct dut *d, struct insn_check c[2], char *err, size_t errlen);
+	int (*keep)(struct dut *d, bool on);
+	void (*close)(struct dut *d);
+};
 
 /* dut_attach - attach the drop program in @mode (port @port). Fills @prog_id and
  * @kernel_mode (the mode the DUT's kernel reports). Returns 0 or -errno with @err. */
@@ -129,9 +142,6 @@ int dut_exec(struct dut *d, const char *cmd, int *status, char *out, size_t outl
  * (rx_path.h), as a JSON array of rx_occupant_json objects; NULL with a sentence in @err
  * when it cannot be read. */
 json_t *dut_rx_path(struct dut *d, char *err, size_t errlen);
-
-/* dut_hello - the remote DUT's kernel release into @kernel. Returns 0 or -errno. */
-int dut_hello(struct dut *d, char *kernel, size_t len);
 
 /* The icount engine's plugin on the DUT's machine over one window (insns open to insns
  * close): its counts, the icount clock over the same window (the guest's TSC around the

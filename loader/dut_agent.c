@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* dut_agent.c: `xdptc agent` inside a guest: the DUT protocol (dut.h) served on a
  * virtio-serial port, each request done by the local DUT (dut_local.c). */
-#include "dut_internal.h"
+#include "dut_local.h"
+#include "dut_wire.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,16 +45,6 @@ static json_t *do_sync(struct agent *a, char *args)
 
 	(void)a;
 	json_object_set_new(j, "sync", json_string(args));
-	return j;
-}
-
-static json_t *do_hello(struct agent *a, char *args)
-{
-	json_t *j = ok();
-
-	(void)args;
-	json_object_set_new(j, "kernel", json_string(a->u.release));
-	json_object_set_new(j, "dev", json_string(a->dev));
 	return j;
 }
 
@@ -271,7 +262,7 @@ static const struct {
 	const char *name;
 	json_t *(*fn)(struct agent *a, char *args);
 } requests[] = {
-	{ "sync", do_sync },         { "hello", do_hello },
+	{ "sync", do_sync },
 	{ "attach", do_attach },     { "rxpath", do_rxpath },
 	{ "detach", do_detach },     { "snapshot", do_snapshot },
 	{ "insns", do_insns },

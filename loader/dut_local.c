@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* dut_local.c: a DUT in a network namespace of this machine (the veth topology, and the
  * agent inside a guest): every operation done and every figure read by this process. */
-#include "dut_internal.h"
+#include "dut_local.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -15,10 +15,13 @@
 #include "netns.h"
 #include "rx_path.h"
 
+static const struct dut_ops dut_local_ops;
+
 void dut_local_init(struct dut *d, const char *netns, const char *dev)
 {
 	memset(d, 0, sizeof(*d));
 	d->ops = &dut_local_ops;
+	d->remote = false;
 	d->netns = netns;
 	d->dev = dev;
 	d->fd = -1;
@@ -179,16 +182,6 @@ static int local_exec(struct dut *d, const char *cmd, int *status, char *out, si
 	return -EOPNOTSUPP; /* only a guest's agent runs commands for the host */
 }
 
-static int local_hello(struct dut *d, char *kernel, size_t len)
-{
-	struct utsname u;
-
-	(void)d;
-	uname(&u);
-	snprintf(kernel, len, "%s", u.release);
-	return 0;
-}
-
 static int local_keep(struct dut *d, bool on)
 {
 	int saved, e;
@@ -260,7 +253,7 @@ static int local_insns_selfcheck(struct dut *d, struct insn_check c[2], char *er
 	return insn_selfcheck(path, 100000, 4096, c, err, errlen);
 }
 
-const struct dut_ops dut_local_ops = {
+static const struct dut_ops dut_local_ops = {
 	.attach = local_attach,
 	.detach = local_detach,
 	.snapshot = local_snapshot,
@@ -269,7 +262,6 @@ const struct dut_ops dut_local_ops = {
 	.bpf_stats = local_bpf_stats,
 	.exec = local_exec,
 	.rx_path = local_rx_path,
-	.hello = local_hello,
 	.insns = local_insns,
 	.insns_selfcheck = local_insns_selfcheck,
 	.keep = local_keep,

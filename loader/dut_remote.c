@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* dut_remote.c: a DUT in a guest (the virtio topology): each operation one line to the
  * guest's agent (`xdptc agent`, dut_agent.c) over its control socket, one JSON line back. */
-#include "dut_internal.h"
+#include "dut_remote.h"
+#include "dut_wire.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,6 +52,8 @@ static json_t *rpc(struct dut *d, const char *cmd, int *e)
 	}
 }
 
+static const struct dut_ops dut_remote_ops;
+
 int dut_remote_connect(struct dut *d, const char *sock_path, int timeout_ms, char *err,
 		       size_t errlen)
 {
@@ -61,6 +64,7 @@ int dut_remote_connect(struct dut *d, const char *sock_path, int timeout_ms, cha
 
 	memset(d, 0, sizeof(*d));
 	d->ops = &dut_remote_ops;
+	d->remote = true;
 	d->stats_fd = -1;
 	d->timeout_ms = timeout_ms;
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
@@ -257,18 +261,6 @@ static json_t *remote_rx_path(struct dut *d, char *err, size_t errlen)
 	return a;
 }
 
-static int remote_hello(struct dut *d, char *kernel, size_t len)
-{
-	json_t *j;
-	int e = remote_simple(d, "hello", NULL, 0, &j);
-
-	if (e)
-		return e;
-	snprintf(kernel, len, "%s", json_string_value(json_object_get(j, "kernel")) ?: "?");
-	json_decref(j);
-	return 0;
-}
-
 static void remote_close(struct dut *d)
 {
 	if (d->fd >= 0)
@@ -350,7 +342,7 @@ static int remote_insns_selfcheck(struct dut *d, struct insn_check c[2], char *e
 	return c[0].exact && c[1].exact ? 0 : 1;
 }
 
-const struct dut_ops dut_remote_ops = {
+static const struct dut_ops dut_remote_ops = {
 	.attach = remote_attach,
 	.detach = remote_detach,
 	.snapshot = remote_snapshot,
@@ -359,7 +351,6 @@ const struct dut_ops dut_remote_ops = {
 	.bpf_stats = remote_bpf_stats,
 	.exec = remote_exec,
 	.rx_path = remote_rx_path,
-	.hello = remote_hello,
 	.insns = remote_insns,
 	.insns_selfcheck = remote_insns_selfcheck,
 	.keep = remote_keep,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* dut_wire.c: the DUT protocol's lines (dut_internal.h). */
-#include "dut_internal.h"
+#include "dut_wire.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drop_prog.h"
+#include "drop_mode.h"
 
 int rx_prog_ident_fd(int fd, uint32_t *id, char name[17], char tag[17])
 {

@@ -11,7 +11,7 @@
 #include "insn_window.h"
 #include "kallsyms.h"
 #include "dut.h"
-#include "trial.h"
+#include "trial_result.h"
 
 void trial_insns_open(struct insn_clock *c)
 {

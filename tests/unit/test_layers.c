@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The layers (ARCHITECTURE.md): bpf/ <- probes/ <- loader/ <- analysis/ <- cmd/. Every
- * #include "..." of every source in them must name a header of its own layer or one
- * below; a generated skeleton (NAME.skel.h) is of the layer of its NAME.bpf.c, and
- * vmlinux.h of bpf/. Run from the source tree's top (make check does).
+ * The layers (ARCHITECTURE.md): bpf/ <- probes/ <- loader/ <- analysis/ <- run/ <- cmd/.
+ * Every #include "..." of every source in them must name a header of its own layer or
+ * one below; a generated skeleton (NAME.skel.h) is of the layer of its NAME.bpf.c, and
+ * vmlinux.h of bpf/. Inside each folder the files are ordered the same way: a unit
+ * (NAME.c with its NAME.h, or a header alone) that includes another's header stands above
+ * it, and no two units include each other, directly or round a circle. Run from the
+ * source tree's top (make check does).
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +19,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-static const char *const layers[] = { "bpf", "probes", "loader", "analysis", "cmd" };
+static const char *const layers[] = { "bpf", "probes", "loader", "analysis", "run", "cmd" };
 #define NLAYERS ((int)(sizeof(layers) / sizeof(layers[0])))
 
 static int exists(const char *dir, const char *name)
@@ -138,11 +142,132 @@ static void test_no_program_needs_tracefs(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* ---- inside a folder: the units' include graph has no circle ---- */
+
+#define MAX_UNITS 128
+
+struct folder {
+	char name[MAX_UNITS][64]; /* unit: the file's name without .bpf.c, .c or .h */
+	bool edge[MAX_UNITS][MAX_UNITS]; /* [a][b]: a includes b's header */
+	int n;
+};
+
+/* The unit of file @f of folder @dir ("trial.c", "trial.h": "trial"; "x.bpf.c" and the
+ * header it shares with user space, "x.h": "x"; the user side "x.c" beside an
+ * "x_user.h", the libbpf-tools way: "x_user"). */
+static void unit_of(const char *dir, const char *f, char *out, size_t len)
+{
+	size_t n = strlen(f);
+	char user_h[128];
+
+	if (n > 6 && !strcmp(f + n - 6, ".bpf.c"))
+		n -= 6;
+	else if (n > 2 && f[n - 2] == '.')
+		n -= 2;
+	snprintf(out, len, "%.*s", (int)n, f);
+	snprintf(user_h, sizeof(user_h), "%s_user.h", out);
+	if (f[strlen(f) - 1] == 'c' && strcmp(f + strlen(f) - 6, ".bpf.c") && exists(dir, user_h))
+		snprintf(out, len, "%.*s_user", (int)n, f);
+}
+
+static int unit_index(struct folder *fo, const char *u)
+{
+	for (int i = 0; i < fo->n; i++)
+		if (!strcmp(fo->name[i], u))
+			return i;
+	assert_true(fo->n < MAX_UNITS);
+	snprintf(fo->name[fo->n], sizeof(fo->name[0]), "%s", u);
+	return fo->n++;
+}
+
+/* Depth-first search from @u; @state 0 unseen, 1 on the path, 2 done. Returns true
+ * when a circle was found (printed, from @u back to itself). */
+static bool find_circle(const struct folder *fo, int u, int *state, int *path, int depth,
+			const char *dir)
+{
+	state[u] = 1;
+	path[depth] = u;
+	for (int v = 0; v < fo->n; v++) {
+		if (!fo->edge[u][v])
+			continue;
+		if (state[v] == 1) {
+			int k = depth;
+
+			while (path[k] != v)
+				k--;
+			fprintf(stderr, "%s/: a circle of includes:", dir);
+			for (; k <= depth; k++)
+				fprintf(stderr, " %s ->", fo->name[path[k]]);
+			fprintf(stderr, " %s\n", fo->name[v]);
+			return true;
+		}
+		if (!state[v] && find_circle(fo, v, state, path, depth + 1, dir))
+			return true;
+	}
+	state[u] = 2;
+	return false;
+}
+
+static void test_no_circle_inside_a_folder(void **state)
+{
+	int edges = 0, bad = 0;
+
+	(void)state;
+	for (int l = 0; l < NLAYERS; l++) {
+		static struct folder fo;
+		int st[MAX_UNITS] = { 0 }, path[MAX_UNITS];
+		DIR *d = opendir(layers[l]);
+		struct dirent *de;
+
+		assert_non_null(d);
+		memset(&fo, 0, sizeof(fo));
+		while ((de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+			char path_[512], line[512], u[64], h[256], hu[64];
+			FILE *f;
+			int a;
+
+			if (n < 3 || (strcmp(de->d_name + n - 2, ".c") && strcmp(de->d_name + n - 2, ".h")))
+				continue;
+			unit_of(layers[l], de->d_name, u, sizeof(u));
+			a = unit_index(&fo, u);
+			snprintf(path_, sizeof(path_), "%s/%s", layers[l], de->d_name);
+			f = fopen(path_, "r");
+			assert_non_null(f);
+			while (fgets(line, sizeof(line), f)) {
+				int b;
+
+				if (sscanf(line, "#include \"%255[^\"]\"", h) != 1 ||
+				    !exists(layers[l], h))
+					continue;
+				unit_of(layers[l], h, hu, sizeof(hu));
+				b = unit_index(&fo, hu);
+				if (b != a && !fo.edge[a][b]) {
+					fo.edge[a][b] = true;
+					edges++;
+				}
+			}
+			fclose(f);
+		}
+		closedir(d);
+		for (int i = 0; i < fo.n; i++)
+			if (!st[i] && find_circle(&fo, i, st, path, 0, layers[l])) {
+				bad++;
+				break;
+			}
+	}
+	printf("# %d includes between units of one folder; %d folder(s) with a circle\n", edges,
+	       bad);
+	assert_true(edges > 50);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_include_reaches_up),
 		cmocka_unit_test(test_no_program_needs_tracefs),
+		cmocka_unit_test(test_no_circle_inside_a_folder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

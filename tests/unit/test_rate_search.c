@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Unit tests of the rate search (cmd/rate_search.c) on synthetic loss models. */
+/* Unit tests of the rate search (run/rate_search.c) on synthetic loss models. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>

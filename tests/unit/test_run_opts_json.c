@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Unit tests of a run's options as data (cmd/run_opts_json.c), what the icount engine
+ * Unit tests of a run's options as data (run/run_opts_json.c), what the icount engine
  * hands its inner run: every setting comes back as it went, and bad files are refused.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "run.h"
+#include "run_opts_json.h"
 #include "sender.h"
 #include "skb_counters_user.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "run_insns.h"
 
-#include "run_internal.h"
+#include "run_arms.h"
 
 #include <stdio.h>
 #include <stdlib.h>

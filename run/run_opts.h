@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * run.h: one run = one topology, several modes, interleaved repetitions of each pass
- * (timing, count, bpfstats), written to results/<UTC timestamp>-<topology>/.
+ * run_opts.h: the options of one run (struct run_opts): its topology, its arms, its
+ * passes' sizes, its engine. Types only; cmd_run.c fills them, the run driver (run.c)
+ * reads them.
  */
-#ifndef XDPTC_RUN_H
-#define XDPTC_RUN_H
+#ifndef XDPTC_RUN_OPTS_H
+#define XDPTC_RUN_OPTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -78,23 +79,5 @@ struct run_opts {
 				    * comma list as perf spells them (default
 				    * "cycles,instructions"); "" none */
 };
-
-/* run_opts_to_json - the options of a run as the inner run of the icount engine needs
- * them (run_opts_json.c): every setting of @o (arms, packets, passes, sender, counters,
- * perf events, seed, ...), @host (the host's qemu, icount arguments, CPU model and
- * kernel), this host's time (the guest's clock is set from it) and working directory.
- * Returns a new reference. */
-struct json_t;
-struct json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host *host);
-
-/* run_opts_from_json - @o from what run_opts_to_json wrote, with inside_icount set; the
- * guest's clock set to the host's time and the working directory changed to the
- * host's. Returns 0, or -EINVAL with a sentence in @err for a field missing or out of
- * range. */
-int run_opts_from_json(const struct json_t *j, struct run_opts *o, char *err, size_t errlen);
-
-/* run_main - do the run. Returns the process exit status: 0 done, 1 failed,
- * 130 interrupted (everything made is removed in every case). */
-int run_main(const struct run_opts *o);
 
 #endif

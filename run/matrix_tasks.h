@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * matrix_internal.h: what cmd_matrix.c (the command: options, plan, matrix.json) and
+ * matrix_tasks.h: what cmd_matrix.c (the command: options, plan, matrix.json) and
  * matrix_tasks.c (its children: fetches and runs, at most --jobs at a time) share.
  */
-#ifndef XDPTC_MATRIX_INTERNAL_H
-#define XDPTC_MATRIX_INTERNAL_H
+#ifndef XDPTC_MATRIX_TASKS_H
+#define XDPTC_MATRIX_TASKS_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * matrix_tasks.c: the kernel matrix's children (matrix_internal.h): each kernel's fetch
+ * matrix_tasks.c: the kernel matrix's children (matrix_tasks.h): each kernel's fetch
  * (topologies/virtio.sh kernel) and each boot of each of its experiments (`xdptc run
  * --engine icount`, or the host engine's cross-check), at most --jobs at a time, with
  * their logs, outcomes and progress lines.
@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "matrix_internal.h"
-#include "run_internal.h"
+#include "matrix_tasks.h"
+#include "run_signals.h"
 
 const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST] = {
 	{ "veth-udp", "veth", "udp", false },

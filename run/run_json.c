@@ -6,6 +6,8 @@
  */
 #include "run_json.h"
 
+#include "run_arms.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -8,15 +8,21 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dut.h"
-#include "run_internal.h"
+#include "run_opts.h"
+#include "topology_script.h"
 #include "trial.h"
 
 /* per_pkt - @v per packet over @pkts; NaN when no packet reached the DUT (unknown,
  * never 0). */
 double per_pkt(uint64_t v, uint64_t pkts);
+
+/* machine_cpu_model - this machine's CPU model (/proc/cpuinfo "model name") into @buf,
+ * "unknown" when there is none. */
+void machine_cpu_model(char *buf, size_t len);
 
 /* machine_json - "machine": CPU model (/proc/cpuinfo), online CPUs, uname's kernel
  * release, version and arch. */

@@ -21,7 +21,9 @@
 #include "napi_delay_user.h"
 #include "stats.h"
 #include "rate_search.h"
-#include "run_internal.h"
+#include "run_arms.h"
+#include "run_rate.h"
+#include "run_signals.h"
 #include "trial.h"
 
 /* The bisection stops when lossless and lossy rates are this close (a share), or after

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* run_opts_json.c: a run's options as data, for the icount engine's inner run (run.h). */
-#include "run.h"
+#include "run_opts_json.h"
 
 #include <errno.h>
 #include <jansson.h>

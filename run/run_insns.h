@@ -11,7 +11,7 @@
 #include "dut.h"
 #include "insn_window.h"
 #include "trial.h"
-#include "run.h"
+#include "run_opts.h"
 
 /* The functions kept by name in run.json, per arm; the rest is one "[other functions]"
  * row, so that the rows still add up to the total. */

@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run.h"
+#include "run_opts.h"
 #include "trial.h"
 
 #define TIMING_MAX_LENGTHS 4  /* window lengths tried: 1, 2, 4, 8 slots */

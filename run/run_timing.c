@@ -9,7 +9,8 @@
 #include <time.h>
 
 #include "cpu_time.h"
-#include "run_internal.h"
+#include "run_arms.h"
+#include "run_signals.h"
 #include "block_delta.h"
 #include "stats.h"
 

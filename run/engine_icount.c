@@ -27,9 +27,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dut.h"
+#include "dut_remote.h"
 #include "report.h"
-#include "run_internal.h"
+#include "engine_icount.h"
+#include "run_begin.h"
+#include "run_dirs.h"
+#include "run_json.h"
+#include "run_opts_json.h"
+#include "run_signals.h"
+#include "topology.h"
+#include "topology_script.h"
 
 /*
  * The inner run's options, written into the share as data (run_opts_to_json): every
@@ -135,7 +142,7 @@ static int icount_boot(const struct run_opts *o, struct icount_run *ir)
 	ir->topo.share = ir->share; /* virtio.sh: XDPTC_SHARE, the guest's /run/xdptc-share */
 	fprintf(stderr, "xdptc: icount engine: booting a TCG guest with -icount shift=0,sleep=off "
 			"(the veth experiment runs inside it; results into %s)\n", ir->share);
-	if (run_topology_cmd(o, "virtio", "up", &ir->topo) || !ir->topo.ctl_sock[0]) {
+	if (run_topology_cmd(o, topology_virtio.script, "up", &ir->topo) || !ir->topo.ctl_sock[0]) {
 		fprintf(stderr, run_stopped() ? "\nxdptc: interrupted; cleaning up\n"
 					      : "xdptc: the icount guest did not start (see above)\n");
 		return run_stopped() ? 130 : 1;
@@ -291,7 +298,7 @@ int icount_engine_run(const struct run_opts *o)
 	if (ir.have_dut)
 		dut_close(&ir.dut);
 	if (ir.topo.up || ir.topo.prefix[0]) {
-		run_topology_cmd(o, "virtio", "down", &ir.topo);
+		run_topology_cmd(o, topology_virtio.script, "down", &ir.topo);
 		fprintf(stderr, "xdptc: icount guest %s: down\n", ir.topo.prefix);
 	}
 	unlink(ir.optp);

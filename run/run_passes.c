@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * run_passes.c: a run's passes (run_passes.h): timing, count, bpfstats and profile, each
+ * repetition every arm once in the seeded order, or the alternating timing pass's blocks
+ * (run_timing.c); each trial's line of progress; the profile pass's flame graphs.
+ */
+#include "run_passes.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu_time.h"
+#include "flamegraph.h"
+#include "run_arms.h"
+#include "run_json.h"
+#include "run_signals.h"
+
+/* The alternating pass's settle wait after each window: the DUT's counters unchanged for
+ * this long (us), on this machine's DUT and on a guest's (through its agent) */
+#define SETTLE_US_LOCAL 500
+#define SETTLE_US_REMOTE 10000
+
+static void progress_line(struct progress *p, const struct trial_result *r, const char *label,
+			  int rep, int reps, const struct skb_counters_plan *plan)
+{
+	/* on a terminal one line that updates itself; elsewhere one line per trial */
+	bool tty = isatty(STDERR_FILENO);
+	struct timespec now;
+	double el, eta;
+
+	p->done++;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
+	eta = el / p->done * (p->total - p->done);
+	fprintf(stderr, "%s[%3d/%d] %-8s rep %2d/%-2d %-10s ", tty ? "\r\033[K" : "", p->done,
+		p->total, trial_pass_name(r->pass), rep + 1, reps, label);
+	if ((r->pass == PASS_TIMING || r->pass == PASS_PROFILE) && p->instructions)
+		fprintf(stderr, "%8.1f instr/pkt   ", r->cpu_ns_per_pkt);
+	else if (r->pass == PASS_TIMING || r->pass == PASS_PROFILE)
+		fprintf(stderr, "%8.1f ns/pkt      ", r->cpu_ns_per_pkt);
+	else if (r->pass == PASS_COUNT && plan->backend[SKB_STACK_ENTRIES] == BACKEND_NONE)
+		fprintf(stderr, "   n/a stack/pkt    ");
+	else if (r->pass == PASS_COUNT)
+		fprintf(stderr, "%6.3f stack/pkt    ",
+			per_pkt(skb_count_value(r->counts.v, SKB_STACK_ENTRIES,
+						plan->backend[SKB_STACK_ENTRIES]),
+				r->pkts_at_dut));
+	else
+		fprintf(stderr, "%8.1f %s/BPF run  ",
+			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0,
+			p->instructions ? "instr" : "ns");
+	fprintf(stderr, "pkts_at_dut %llu%s  %d left", (unsigned long long)r->pkts_at_dut,
+		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done);
+	if (!p->no_eta)
+		fprintf(stderr, ", ETA %.0fs", eta);
+	fprintf(stderr, "%s", tty && r->valid && p->done < p->total ? "" : "\n");
+}
+
+/* Repetitions of @pass: the timing pass needs many for its interval; the counts are
+ * near-deterministic and BPF run time is read from the kernel, so fewer serve. */
+static int pass_reps(const struct run_opts *o, int pass)
+{
+	if (pass == PASS_PROFILE)
+		return o->flame ? 1 : 0;
+	return pass == PASS_TIMING ? o->reps : o->count_reps;
+}
+
+/* Where the profile pass's perf data of arm @label goes: the run directory, or inside
+ * the icount engine's guest its own /tmp (perf writing through the 9p share would
+ * profile 9p). */
+static void profile_data_path(const struct run_opts *o, const char *dir, const char *label,
+			      char *buf, size_t len)
+{
+	if (o->inside_icount)
+		snprintf(buf, len, "/tmp/xdptc-perf-%d-%s.data", (int)getpid(), label);
+	else
+		snprintf(buf, len, "%s/perf-%s.data", dir, label);
+}
+
+static int pass_modes(const struct run_opts *o, int pass)
+{
+	int n = 0;
+
+	for (int i = 0; i < o->nmodes; i++)
+		n += !(pass == PASS_BPFSTATS && o->modes[i] == MODE_NONE) &&
+		     !(pass == PASS_PROFILE && i == o->aa_arm);
+	return n;
+}
+
+/* The profile pass's flame graph of arm @label (from its perf data in the run
+ * directory, the trial @r), recorded in run.json's "flamegraphs": with the sampling
+ * period ("period", in "period_unit") and the trial's packets at the DUT, a profile's
+ * samples x period / packets is per packet. */
+static void run_flamegraph(struct run_ctx *c, const char *label, const struct trial_result *r)
+{
+	const char *unit = c->icount_clock ? "guest instructions" : "ns";
+	char sub[200], rate[96], data[PATH_MAX + 64];
+	long n;
+	json_t *fg = json_object();
+
+	if (c->o.profile_period)
+		snprintf(rate, sizeof(rate), "-c %llu (a sample every %llu %s)",
+			 (unsigned long long)c->o.profile_period,
+			 (unsigned long long)c->o.profile_period, unit);
+	else
+		snprintf(rate, sizeof(rate), "-F 997");
+	snprintf(sub, sizeof(sub), "perf record -a -g -e cpu-clock %s%s; %s packets; widths "
+		 "are samples", rate, c->have_pmu || c->icount_clock ? "" :
+		 " (software clock: this machine has no PMU)", label);
+	profile_data_path(&c->o, c->dir, label, data, sizeof(data));
+	n = flame_make(data, c->dir, label, sub);
+	json_object_set_new(fg, "mode", json_string(label));
+	json_object_set_new(fg, "event", json_string("cpu-clock"));
+	json_object_set_new(fg, "period", c->o.profile_period ?
+			    json_integer((json_int_t)c->o.profile_period) : json_null());
+	json_object_set_new(fg, "period_unit", json_string(unit));
+	json_object_set_new(fg, "pkts_at_dut", json_integer((json_int_t)r->pkts_at_dut));
+	if (n > 0) {
+		char f[64];
+
+		snprintf(f, sizeof(f), "flame-%s.svg", label);
+		json_object_set_new(fg, "svg", json_string(f));
+		snprintf(f, sizeof(f), "flame-%s.folded", label);
+		json_object_set_new(fg, "folded", json_string(f));
+		json_object_set_new(fg, "samples", json_integer(n));
+	} else {
+		json_object_set_new(fg, "error", json_string(strerror((int)-n)));
+	}
+	json_array_append_new(c->flames, fg);
+}
+
+/* One repetition @rep of pass @p: every arm once, in the seeded order. Returns 0,
+ * -EINTR when stopped, or -EIO when a trial failed (c->why says which and why). */
+static int run_pass_rep(struct run_ctx *c, int p, int rep)
+{
+	const struct run_opts *o = &c->o;
+	char profile_path[PATH_MAX + 64];
+	int order[RUN_MAX_MODES];
+
+	shuffle_arms(o, p, rep, order);
+	for (int i = 0; i < o->nmodes && !run_stopped(); i++) {
+		struct trial_result r;
+		enum drop_mode mode = o->modes[order[i]];
+		const char *label = arm_label(o, order[i]);
+		int e;
+
+		if (p == PASS_BPFSTATS && mode == MODE_NONE)
+			continue;
+		if (p == PASS_PROFILE && order[i] == o->aa_arm)
+			continue; /* the same flame graph twice says nothing */
+		if (p == PASS_PROFILE) {
+			profile_data_path(o, c->dir, label, profile_path, sizeof(profile_path));
+			c->env.profile_path = profile_path;
+			c->env.profile_period = o->profile_period;
+		}
+		e = trial_run(&c->env, mode, (enum trial_pass)p,
+			      p == PASS_PROFILE ? o->profile_packets : o->packets, &r);
+		if (e)
+			trial_result_release(&r);
+		if (e == -EINTR || run_stopped())
+			return -EINTR;
+		if (e && p == PASS_PROFILE) {
+			/* a flame graph is an explanation, not a measurement: its loss is said
+			 * (run.json, summary) and the run goes on */
+			fprintf(stderr, "xdptc: profile trial of %s failed, no flame graph: %s\n",
+				label, r.error);
+			json_array_append_new(c->flames, json_pack("{s:s, s:s, s:s}", "mode", label,
+								   "event", "cpu-clock", "error",
+								   r.error));
+			continue;
+		}
+		if (e) {
+			snprintf(c->why, sizeof(c->why), "%s trial of %s (rep %d) failed: %s",
+				 trial_pass_name((enum trial_pass)p), label, rep + 1, r.error);
+			fprintf(stderr, "xdptc: %s\n", c->why);
+			return -EIO;
+		}
+		json_array_append_new(c->trials, trial_json(&r, label, rep, c->seq++, &c->ci.plan,
+							    c->time_key));
+		progress_line(&c->prog, &r, label, rep, pass_reps(o, p), &c->ci.plan);
+		run_insns_add(&c->insns.arm[order[i]], &r);
+		if (p == PASS_PROFILE)
+			run_flamegraph(c, label, &r);
+	}
+	return run_stopped() ? -EINTR : 0;
+}
+
+/* The timing pass as an alternation of short windows (run_timing.h): one sender for the
+ * whole pass, the noise measured and the schedule chosen, then every block's trials (one
+ * per arm: its windows summed, listed in the trial's "windows"). Returns as
+ * run_pass_rep. */
+static int run_timing_alternating(struct run_ctx *c)
+{
+	const struct run_opts *o = &c->o;
+	struct trial_session s;
+	uint64_t t0;
+	int e;
+
+	cpu_set_t saved_cpus;
+	bool pinned = false;
+
+	c->env.settle_us = c->remote ? SETTLE_US_REMOTE : SETTLE_US_LOCAL;
+	/* each mode's program loaded once, not per window (a local DUT) */
+	dut_keep_programs(&c->dut, true);
+	/* this process (attach, detach, snapshots) off the sender's CPU: the work it leaves
+	 * behind there (RCU callbacks, deferred frees) would run inside the next window */
+	if (!o->threaded_napi && o->sender_cpu >= 0 &&
+	    !sched_getaffinity(0, sizeof(saved_cpus), &saved_cpus))
+		pinned = !cpu_keep_off(0, o->sender_cpu);
+	e = trial_session_open(&c->env, PASS_TIMING, &s, c->why, sizeof(c->why));
+	if (!e) { /* the noise without perf (its start per window would be the overhead) */
+		int np = c->env.perf_nevents;
+
+		c->env.perf_nevents = 0;
+		e = timing_calibrate(o, &s, &c->plan, c->why, sizeof(c->why));
+		c->env.perf_nevents = np;
+	}
+	if (!e)
+		json_object_set_new(c->run, "timing_schedule", timing_plan_json(&c->plan));
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	for (int b = 0; !e && b < c->plan.blocks && !run_stopped(); b++) {
+		struct trial_result agg[RUN_MAX_MODES];
+		json_t *win[RUN_MAX_MODES];
+
+		/* the budget holds: when the blocks so far took longer than foreseen, the rest
+		 * get fewer rounds (by the time alone, never by what was measured) */
+		if (b) {
+			double spent = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+			double left = c->plan.budget_s - spent, per_round = spent / b /
+									  c->plan.rounds_per_block;
+			int fit = (int)(left / (c->plan.blocks - b) / per_round);
+
+			fit -= fit % 2;
+			if (fit < c->plan.rounds_per_block) {
+				c->plan.rounds_per_block = fit > 2 ? fit : 2;
+				c->plan.rounds_cut = true;
+			}
+		}
+		e = timing_block(o, &s, &c->plan, b, t0, agg, win, c->why, sizeof(c->why));
+		for (int a = 0; !e && a < o->nmodes; a++) {
+			json_t *t = trial_json(&agg[a], arm_label(o, a), b, c->seq++, &c->ci.plan,
+					       c->time_key);
+
+			json_object_set_new(t, "windows", win[a]);
+			json_array_append_new(c->trials, t);
+			progress_line(&c->prog, &agg[a], arm_label(o, a), b, c->plan.blocks,
+				      &c->ci.plan);
+		}
+	}
+	if (c->plan.rounds_cut) { /* the schedule as planned, and what the budget left */
+		json_t *ts = json_object_get(c->run, "timing_schedule");
+
+		json_object_set_new(ts, "rounds_cut", json_true());
+		json_object_set_new(ts, "rounds_last_block", json_integer(c->plan.rounds_per_block));
+	}
+	trial_session_close(&s);
+	dut_keep_programs(&c->dut, false);
+	if (pinned)
+		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);
+	c->env.settle_us = 0;
+	if (e == -EINTR || run_stopped())
+		return -EINTR;
+	if (e) {
+		char w[sizeof(c->why)];
+
+		snprintf(w, sizeof(w), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "the timing pass failed: %s", w);
+		fprintf(stderr, "xdptc: %s\n", c->why);
+		return -EIO;
+	}
+	return 0;
+}
+
+int run_passes(struct run_ctx *c)
+{
+	const struct run_opts *o = &c->o;
+	int e = 0;
+
+	c->trials = json_array();
+	json_object_set_new(c->run, "trials", c->trials);
+	c->flames = json_array();
+	json_object_set_new(c->run, "flamegraphs", c->flames);
+	memset(&c->prog, 0, sizeof(c->prog));
+	c->prog.no_eta = o->inside_icount;
+	c->prog.instructions = c->icount_clock;
+	for (int p = 0; p < PASS_NR; p++)
+		c->prog.total += pass_reps(o, p) * pass_modes(o, p);
+	clock_gettime(CLOCK_MONOTONIC, &c->prog.start);
+
+	for (int p = 0; p < PASS_NR && !e && !run_stopped(); p++) {
+		bool stats_on = false;
+
+		/* perf stat in the timing pass only (never beside probes or BPF statistics) */
+		c->env.perf_events = c->perf_events;
+		c->env.perf_nevents = p == PASS_TIMING ? c->perf_n : 0;
+		c->env.perf_event_list = o->pmu_events;
+		if (p == PASS_PROFILE && !pass_reps(o, p))
+			continue;
+		if (p == PASS_BPFSTATS) {
+			e = dut_bpf_stats(&c->dut, true);
+			if (e) {
+				fprintf(stderr, "xdptc: BPF statistics cannot be enabled (%s); "
+						"bpf_ns_per_run will be n/a\n", strerror(-e));
+				c->prog.total -= pass_reps(o, p) * pass_modes(o, p);
+				e = 0;
+				continue;
+			}
+			stats_on = true;
+		}
+		if (p == PASS_COUNT) {
+			if (dut_counters_open(&c->dut, o->counter_order, o->cross_check, &c->ci,
+					      c->why, sizeof(c->why))) {
+				fprintf(stderr, "xdptc: %s\n", c->why);
+				return -EIO;
+			}
+			c->counters_open = true;
+		}
+		if (p == PASS_TIMING && c->plan.alternating)
+			e = run_timing_alternating(c);
+		for (int rep = 0; rep < pass_reps(o, p) && !e && !(p == PASS_TIMING &&
+								  c->plan.alternating); rep++)
+			e = run_pass_rep(c, p, rep);
+		if (stats_on)
+			dut_bpf_stats(&c->dut, false);
+		if (c->counters_open) {
+			dut_counters_close(&c->dut);
+			c->counters_open = false;
+		}
+	}
+	return e ? e : run_stopped() ? -EINTR : 0;
+}

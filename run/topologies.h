@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * topologies.h: the table of topologies (topology.h's TOPOLOGY_LIST), and what is read
+ * from it: a name's descriptor, the list of names and of what each is, the scripts.
+ */
+#ifndef XDPTC_TOPOLOGIES_H
+#define XDPTC_TOPOLOGIES_H
+
+#include "topology.h"
+
+/* The topologies in TOPOLOGY_LIST's order, ended by NULL. */
+extern const struct topology_desc *const topologies[];
+
+/* topology_find - the topology named @name, or NULL. */
+const struct topology_desc *topology_find(const char *name);
+
+/* topology_names - the names of the topologies that allow all of @allows (TOPOLOGY_*; 0:
+ * every one), each written by printf format @fmt (NULL: "%s"), joined by @sep, with
+ * @last_sep between the last two when not NULL ("veth|virtio", "veth or virtio",
+ * "`veth` or `virtio`"); in one of four static buffers, used in turn. */
+const char *topology_names(unsigned int allows, const char *fmt, const char *sep,
+			   const char *last_sep);
+
+/* topology_help - "NAME: what it is; NAME: ..." for --help and the manual, in a static
+ * buffer. */
+const char *topology_help(void);
+
+/* topology_scripts - every topology's script, ended by NULL (for cleanup_leftovers). */
+const char *const *topology_scripts(void);
+
+#endif

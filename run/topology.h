@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * topology.h: what a topology is to the run driver (struct topology_desc), and the list
+ * of them. Each topology is one descriptor in a file of its own (topology_NAME.c) and one
+ * row of TOPOLOGY_LIST below; topologies.c turns the list into the table that
+ * --topology, --help, the manual, `cleanup` and the run read. Types only.
+ */
+#ifndef XDPTC_TOPOLOGY_H
+#define XDPTC_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run_opts.h"
+
+struct run_ctx;
+struct trial_env;
+struct json_t;
+
+/* The defaults of a run on a topology under one engine (what --packets, --reps and --rate
+ * give when they are not given). */
+struct topology_defaults {
+	uint64_t packets;  /* per measured window of the count, bpfstats and profile passes
+			    * (and the classic timing pass) */
+	int reps;          /* repetitions of the timing pass */
+	uint64_t rate_pps; /* the sender's pace, packets/s; 0: unpaced */
+};
+
+/* topology_desc.allows: what a run on the topology may ask for */
+#define TOPOLOGY_THREADED_NAPI (1u << 0) /* --threaded-napi, --napi-cpu (the DUT's NAPI is
+					  * this machine's) */
+#define TOPOLOGY_GUEST_KERNEL (1u << 1)  /* --guest-kernel on the host engine */
+#define TOPOLOGY_ICOUNT_RATE (1u << 2)   /* --rate under the icount engine (a DUT whose
+					  * queue a paced sender must not overflow) */
+
+/* One topology. The callbacks get the run as it stands (run_ctx.h); NULL: nothing to do. */
+struct topology_desc {
+	const char *name;    /* --topology NAME, run.json's "topology", the run directory's
+			      * suffix */
+	const char *script;  /* in the topologies directory: `up`, `down`, `cleanup` */
+	const char *help;    /* what it is, for --help and the manual: a phrase */
+	struct topology_defaults host, icount; /* per engine */
+	unsigned int allows; /* TOPOLOGY_* */
+	bool remote;         /* the DUT is a guest, driven through its agent (dut_remote.c);
+			      * else this machine's namespace (dut_local.c) */
+	const char *doctor_item; /* doctor's item that says whether native XDP works on the
+				  * DUT here (said when it does not), or NULL */
+	const char *no_flame; /* why the profile pass's flame graphs cannot be had here, or
+			       * NULL: this machine's perf sees the DUT's kernel */
+	bool icount_inside;  /* the icount engine runs the whole experiment inside a guest
+			      * (engine_icount.c); else it boots the DUT's guest under icount
+			      * and drives it from here */
+	/* the DUT reached, once the script's `up` is done: c->dut opened. Returns 0, or -1
+	 * (said why). */
+	int (*dut_open)(struct run_ctx *c);
+	/* what only this topology's trials need in @env (its CPU time's source, the
+	 * sender's side); the run fills in the rest. Returns 0, or -1 (said why). */
+	int (*trial_env)(struct run_ctx *c, struct trial_env *env);
+	/* the receive path made ready before the first trial (NAPI, GRO) */
+	void (*rx_prepare)(struct run_ctx *c);
+	/* what run.json says of the topology beyond the run's own keys (a guest's
+	 * description and its doctor) */
+	void (*json_describe)(struct run_ctx *c, struct json_t *run);
+};
+
+/* The topologies, in the order --help lists them: X(NAME) declares topology_NAME, the
+ * descriptor in topology_NAME.c. Adding a topology is adding its file and its row. */
+#define TOPOLOGY_LIST(X) \
+	X(veth)          \
+	X(virtio)
+
+#define TOPOLOGY_DECLARE(n) extern const struct topology_desc topology_##n;
+TOPOLOGY_LIST(TOPOLOGY_DECLARE)
+#undef TOPOLOGY_DECLARE
+
+#endif
