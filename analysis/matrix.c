@@ -12,6 +12,7 @@
 #include "flamegraph.h"
 #include "matrix_boots.h"
 #include "matrix_entry.h"
+#include "matrix_experiments.h"
 #include "matrix_insns.h"
 
 /* the profile's check: the sender's own code must come out the same in tc's and xdpdrv's
@@ -579,7 +580,10 @@ int matrix_write_plot(const json_t *matrix, const char *dir)
 
 static int write_plot(const json_t *matrix, const char *dir)
 {
-	static const char *const exps[] = { "veth-udp", "veth-xdp-live", "virtio" };
+	const char *exps[MATRIX_NEXP];
+
+	for (int x = 0; x < MATRIX_NEXP; x++)
+		exps[x] = matrix_exps[x].name;
 	static const char *const modes[] = { "xdpdrv", "xdpgeneric", "tcx" };
 	char path[PATH_MAX], out[64], title[96];
 	int total;
@@ -590,15 +594,15 @@ static int write_plot(const json_t *matrix, const char *dir)
 	if (!gp)
 		return -errno;
 	fprintf(gp, "# xdptc matrix: each mode's delta against tc per guest kernel\n");
-	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, 3, modes, 1,
+	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, MATRIX_NEXP, modes, 1,
 			 NULL);
 	if (total >= 0 && matrix_has_insns(matrix)) { /* as a CPU counts: the plugin's */
 		int n = plot_one(gp, matrix, dir, "matrix-delta-retired", "xdpdrv against tc", exps,
-				 3, modes, 1, "retired_instructions_per_pkt");
+				 MATRIX_NEXP, modes, 1, "retired_instructions_per_pkt");
 
 		total = n < 0 ? n : total;
 	}
-	for (int i = 0; i < 3 && total >= 0; i++) {
+	for (int i = 0; i < MATRIX_NEXP && total >= 0; i++) {
 		int n;
 
 		snprintf(out, sizeof(out), "matrix-delta-%s", exps[i]);

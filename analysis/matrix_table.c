@@ -7,6 +7,7 @@
 
 #include "matrix_boots.h"
 #include "matrix_entry.h"
+#include "matrix_experiments.h"
 #include "matrix_table.h"
 
 #define RETIRED "retired_instructions_per_pkt"
@@ -46,13 +47,20 @@ static void put_delta(FILE *out, const json_t *e, const char *mode, const char *
 
 int matrix_write_table(json_t *const *m, int n, FILE *out)
 {
-	static const char *const exps[] = { "veth-udp", "veth-xdp-live", "virtio" };
+	const char *exps[MATRIX_NEXP];
+
+	for (int x = 0; x < MATRIX_NEXP; x++)
+		exps[x] = matrix_exps[x].name;
 	char seen[32][64];
 	int nseen = 0;
 
-	fprintf(out, "| guest kernel | veth, UDP: retired | measured tasks | veth, XDP-live: "
-		     "retired | measured tasks | virtio-net: retired | measured tasks | tcx vs "
-		     "tc (veth, UDP), retired |\n|---|---|---|---|---|---|---|---|\n");
+	fprintf(out, "| guest kernel |");
+	for (int x = 0; x < MATRIX_NEXP; x++)
+		fprintf(out, " %s: retired | measured tasks |", matrix_exps[x].title);
+	fprintf(out, " tcx vs tc (%s), retired |\n|---|", matrix_exps[0].title);
+	for (int x = 0; x < MATRIX_NEXP; x++)
+		fprintf(out, "---|---|");
+	fprintf(out, "---|\n");
 	for (int i = 0; i < n; i++) {
 		const json_t *k;
 		size_t j;
@@ -65,7 +73,7 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 
 			for (s = 0; s < nseen && strcmp(seen[s], spec); s++)
 				;
-			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, "veth-udp")))
+			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, exps[0])))
 				continue;
 			snprintf(seen[nseen++], sizeof(seen[0]), "%s", spec);
 			snprintf(rel, sizeof(rel), "%s", matrix_str(udp, "guest_kernel"));
@@ -73,7 +81,7 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 			if (strlen(rel) > 6 && !strcmp(rel + strlen(rel) - 6, "-amd64"))
 				rel[strlen(rel) - 6] = '\0';
 			fprintf(out, "| %s |", rel);
-			for (int x = 0; x < 3; x++) {
+			for (int x = 0; x < MATRIX_NEXP; x++) {
 				const json_t *e = cell(m, n, spec, exps[x]);
 
 				put_delta(out, e, "xdpdrv", RETIRED, "n/a");

@@ -31,6 +31,7 @@
 #include "cli_table.h"
 #include "matrix.h"
 #include "matrix_boots.h"
+#include "matrix_experiments.h"
 #include "matrix_table.h"
 #include "report.h"
 #include "run.h"

@@ -19,14 +19,6 @@
 #include "matrix_tasks.h"
 #include "run_signals.h"
 
-const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST] = {
-	{ "veth-udp", "veth", "udp", false },
-	{ "veth-xdp-live", "veth", "xdp-live", false },
-	{ "virtio", "virtio", "udp", false },
-	{ "host-veth-udp", "veth", "udp", true },
-	{ "host-veth-xdp-live", "veth", "xdp-live", true },
-};
-
 /* A line of progress, on stderr and in the matrix's progress.log. */
 void say(const struct matrix *m, const char *fmt, ...)
 {

@@ -12,23 +12,15 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "matrix_experiments.h"
+
 #define MATRIX_MAX_KERNELS 24
-#define MATRIX_NEXP 3  /* the icount experiments of every kernel */
 /* The profile pass's window in the matrix's runs: the plugin's exact counts give the
  * per-function figures, so the sampled profiles need only show the call paths (20k
  * packets: about 2,800 to 5,000 samples at 7,000 to 12,600 instructions per packet, a
  * sample every 50,000), not a single icount run's 50k */
 #define MATRIX_PROFILE_PACKETS "20000"
-#define MATRIX_NHOST 2 /* and the host engine's cross-check on the host's own series */
 #define MATRIX_MAX_REPEAT 5 /* --repeat: separate boots of each experiment */
-
-/* The experiments: (name, topology, sender, engine); the first MATRIX_NEXP per kernel
- * under icount, then the cross-check's on the host. */
-struct matrix_exp {
-	const char *name, *topology, *sender;
-	bool host;
-};
-extern const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST];
 
 enum task_state { TASK_WAITING, TASK_RUNNING, TASK_DONE, TASK_FAILED };
 

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * matrix_experiments.h: the kernel matrix's experiments, one table (matrix_experiments.c)
+ * that the matrix's runs (run/matrix_tasks.c), its command (cmd/cmd_matrix.c), its
+ * report, plots (matrix.c) and README's table (matrix_table.c) all read. An experiment is
+ * a topology, a sender and an engine; adding one is a row.
+ */
+#ifndef XDPTC_MATRIX_EXPERIMENTS_H
+#define XDPTC_MATRIX_EXPERIMENTS_H
+
+#include <stdbool.h>
+
+struct matrix_exp {
+	const char *name;     /* the run's directory (KERNEL-NAME), matrix.json's
+			       * "experiment" */
+	const char *topology; /* xdptc run --topology */
+	const char *sender;   /* xdptc run --sender */
+	const char *title;    /* in tables: "veth, UDP" */
+	bool host;            /* the host engine's cross-check on the host's own kernel
+			       * series, after the icount experiments; else under icount on
+			       * every kernel */
+};
+
+/* The experiments: the icount ones first (MATRIX_NEXP), then the host engine's
+ * (MATRIX_NHOST). */
+#define MATRIX_NEXP 3
+#define MATRIX_NHOST 2
+extern const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST];
+
+#endif
