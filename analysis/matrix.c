@@ -23,8 +23,6 @@
 #define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
 #define PROFILE_MAX_FNS 4096
 
-#define num matrix_num
-#define str matrix_str
 
 json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const json_t *run)
 {
@@ -35,7 +33,7 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	json_object_set_new(e, "experiment", json_string(experiment));
 	json_object_set_new(e, "status", json_string("ok"));
 	json_object_set_new(e, "guest_kernel",
-			    json_string(str(json_object_get(run, "engine"), "guest_kernel")));
+			    json_string(json_str_of(json_object_get(run, "engine"), "guest_kernel", "")));
 	json_object_set_new(e, "time_metric", json_string(summary_time_metric(run)));
 	json_object_set_new(e, "engine", json_string(summary_engine(run)));
 	json_object_set_new(e, "modes", json_deep_copy(json_object_get(s, "modes")));
@@ -90,8 +88,8 @@ static const json_t *run_flame(const json_t *run, const char *mode)
 	size_t i;
 
 	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg)
-		if (!strcmp(str(fg, "mode"), mode) && json_is_string(json_object_get(fg, "folded")) &&
-		    num(fg, "period") > 0 && num(fg, "pkts_at_dut") > 0)
+		if (!strcmp(json_str_of(fg, "mode", ""), mode) && json_is_string(json_object_get(fg, "folded")) &&
+		    json_num_of(fg, "period") > 0 && json_num_of(fg, "pkts_at_dut") > 0)
 			return fg;
 	return NULL;
 }
@@ -103,8 +101,8 @@ static double measured_per_pkt(const json_t *run, const char *mode)
 	size_t i;
 
 	json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), i, m)
-		if (!strcmp(str(m, "mode"), mode))
-			return num(m, summary_time_metric(run));
+		if (!strcmp(json_str_of(m, "mode", ""), mode))
+			return json_num_of(m, summary_time_metric(run));
 	return NAN;
 }
 
@@ -121,14 +119,14 @@ static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale
 	json_t *d = json_object(), *arr = json_array();
 	int n;
 
-	snprintf(pa, sizeof(pa), "%s/%s", run_dir, str(tc, "folded"));
-	snprintf(pb, sizeof(pb), "%s/%s", run_dir, str(xdp, "folded"));
+	snprintf(pa, sizeof(pa), "%s/%s", run_dir, json_str_of(tc, "folded", ""));
+	snprintf(pb, sizeof(pb), "%s/%s", run_dir, json_str_of(xdp, "folded", ""));
 	a = fopen(pa, "r");
 	b = fopen(pb, "r");
 	out = fopen(svg_path, "w");
 	snprintf(sub, sizeof(sub), "instructions per packet (a sample every %.0f %s, scaled to the "
-		 "measured total); red: xdpdrv does more, blue: less", num(tc, "period"),
-		 str(tc, "period_unit"));
+		 "measured total); red: xdpdrv does more, blue: less", json_num_of(tc, "period"),
+		 json_str_of(tc, "period_unit", ""));
 	if (a && b && out && !flame_svg_diff(a, tc_scale, b, xdp_scale,
 					     PROFILE_SKIP_COMM, out, "xdpdrv against tc", sub))
 		json_object_set_new(d, "svg", json_string(svg_name));
@@ -171,35 +169,35 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 		int stacks;
 
 		if (json_is_string(json_object_get(fg, "error"))) { /* lost: said, never dropped */
-			json_object_set_new(modes, str(fg, "mode"),
-					    json_pack("{s:s}", "error", str(fg, "error")));
+			json_object_set_new(modes, json_str_of(fg, "mode", ""),
+					    json_pack("{s:s}", "error", json_str_of(fg, "error", "")));
 			continue;
 		}
-		if (!run_flame(run, str(fg, "mode")))
+		if (!run_flame(run, json_str_of(fg, "mode", "")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", run_dir, str(fg, "folded"));
-		snprintf(file, sizeof(file), "%s-%s.folded", name, str(fg, "mode"));
+		snprintf(path, sizeof(path), "%s/%s", run_dir, json_str_of(fg, "folded", ""));
+		snprintf(file, sizeof(file), "%s-%s.folded", name, json_str_of(fg, "mode", ""));
 		snprintf(dst, sizeof(dst), "%s/%s", out_dir, file);
 		stacks = folded_copy(path, dst, &kept, &own);
 		if (stacks < 0)
 			continue;
 		if (!p)
-			p = json_pack("{s:f, s:s, s:s}", "period", num(fg, "period"), "period_unit",
-				      str(fg, "period_unit"), "left_out", PROFILE_SKIP_COMM);
+			p = json_pack("{s:f, s:s, s:s}", "period", json_num_of(fg, "period"), "period_unit",
+				      json_str_of(fg, "period_unit", ""), "left_out", PROFILE_SKIP_COMM);
 		/* each sample's own interrupt costs instructions that no sample sees, so
 		 * samples x period overstates the work: the samples are scaled to add up to
 		 * the instructions per packet the timing pass measured */
-		scale = kept > 0 ? measured_per_pkt(run, str(fg, "mode")) / kept : 0;
-		m = json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "file", str(fg, "folded"),
-			      "samples", kept, "pkts_at_dut", num(fg, "pkts_at_dut"),
-			      "sampled_per_pkt", kept * num(fg, "period") / num(fg, "pkts_at_dut"),
-			      "measured_per_pkt", measured_per_pkt(run, str(fg, "mode")),
+		scale = kept > 0 ? measured_per_pkt(run, json_str_of(fg, "mode", "")) / kept : 0;
+		m = json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "file", json_str_of(fg, "folded", ""),
+			      "samples", kept, "pkts_at_dut", json_num_of(fg, "pkts_at_dut"),
+			      "sampled_per_pkt", kept * json_num_of(fg, "period") / json_num_of(fg, "pkts_at_dut"),
+			      "measured_per_pkt", measured_per_pkt(run, json_str_of(fg, "mode", "")),
 			      "per_sample", scale);
 		json_object_set_new(m, "sender_own_per_pkt", own > 0 ? json_real(own * scale)
 								    : json_null());
 		json_object_set_new(m, "folded_file", json_string(file));
 		json_object_set_new(m, "stacks", json_integer(stacks));
-		json_object_set_new(modes, str(fg, "mode"), m);
+		json_object_set_new(modes, json_str_of(fg, "mode", ""), m);
 	}
 	if (!p && json_object_size(modes))
 		p = json_object(); /* every profile of the run failed: their reasons */
@@ -212,8 +210,8 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 	snprintf(svg_path, sizeof(svg_path), "%s/%s", out_dir, svg_name);
 	if (tc && xdp && json_object_get(modes, "tc") && json_object_get(modes, "xdpdrv"))
 		json_object_set_new(p, "diff", profile_diff(
-			tc, xdp, num(json_object_get(modes, "tc"), "per_sample"),
-			num(json_object_get(modes, "xdpdrv"), "per_sample"), run_dir, svg_path,
+			tc, xdp, json_num_of(json_object_get(modes, "tc"), "per_sample"),
+			json_num_of(json_object_get(modes, "xdpdrv"), "per_sample"), run_dir, svg_path,
 			svg_name, top));
 	return p;
 }
@@ -227,7 +225,7 @@ static const json_t *entry_mode(const json_t *entry, const char *mode)
 /* The delta of @b's time metric against tc in @entry, or NULL. */
 static const json_t *entry_delta(const json_t *entry, const char *b)
 {
-	return matrix_entry_delta(entry, b, str(entry, "time_metric"));
+	return matrix_entry_delta(entry, b, json_str_of(entry, "time_metric", ""));
 }
 
 #define fmt_delta matrix_fmt_delta
@@ -236,7 +234,7 @@ static const json_t *entry_delta(const json_t *entry, const char *b)
 static void fmt_pair(char *buf, size_t len, const json_t *tc, const json_t *xdp, const char *k,
 		     int decimals)
 {
-	double a = num(tc, k), b = num(xdp, k);
+	double a = json_num_of(tc, k), b = json_num_of(xdp, k);
 	char sa[32] = "n/a", sb[32] = "n/a";
 
 	if (!isnan(a))
@@ -258,8 +256,8 @@ static void md_head(const json_t *matrix, FILE *out)
 
 	fprintf(out, "# xdptc matrix: XDP against TC on %zu guest kernel%s\n\n", nk,
 		nk == 1 ? "" : "s");
-	fprintf(out, "- Host: %s, kernel %s; %s\n", str(h, "cpu_model"), str(h, "kernel_release"),
-		str(h, "qemu"));
+	fprintf(out, "- Host: %s, kernel %s; %s\n", json_str_of(h, "cpu_model", ""), json_str_of(h, "kernel_release", ""),
+		json_str_of(h, "qemu", ""));
 	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
 		     "instructions, whatever the host's speed; how far it moves between boots: "
 		     "docs/matrix.md\n");
@@ -269,29 +267,29 @@ static void md_head(const json_t *matrix, FILE *out)
 		     "cross-check, if any, at its own defaults)",
 		json_integer_value(json_object_get(set, "packets")),
 		json_integer_value(json_object_get(set, "reps")), cr, cr == 1 ? "" : "s",
-		str(set, "modes"), json_integer_value(json_object_get(set, "jobs")),
-		num(matrix, "elapsed_s"));
+		json_str_of(set, "modes", ""), json_integer_value(json_object_get(set, "jobs")),
+		json_num_of(matrix, "elapsed_s"));
 	if (json_integer_value(rep) > 1)
 		fprintf(out, "; %lld boots of every experiment", json_integer_value(rep));
 	fprintf(out, "\n\n");
 	fprintf(out, "| kernel | package | version | suite | guest release | measured | left out |\n"
 		     "|---|---|---|---|---|---|---|\n");
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", str(k, "spec"),
-			str(k, "package"), str(k, "version"), str(k, "suite"), str(k, "release"),
-			strcmp(str(k, "status"), "ok") ? "failed" : str(k, "modes"),
-			strcmp(str(k, "status"), "ok") ? str(k, "reason") : str(k, "tcx_reason"));
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", json_str_of(k, "spec", ""),
+			json_str_of(k, "package", ""), json_str_of(k, "version", ""), json_str_of(k, "suite", ""), json_str_of(k, "release", ""),
+			strcmp(json_str_of(k, "status", ""), "ok") ? "failed" : json_str_of(k, "modes", ""),
+			strcmp(json_str_of(k, "status", ""), "ok") ? json_str_of(k, "reason", "") : json_str_of(k, "tcx_reason", ""));
 }
 
 /* One row: @kernel's entry @e of an experiment. */
 static void md_row(FILE *out, const json_t *e)
 {
 	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
-	const char *tm = str(e, "time_metric");
+	const char *tm = json_str_of(e, "time_metric", "");
 	char dx[96], dg[96], dt[96], built[64], stack[64], freed[64], bpf[64];
 
-	if (strcmp(str(e, "status"), "ok")) {
-		fprintf(out, "| %s | failed: %s |||||||||\n", str(e, "kernel"), str(e, "reason"));
+	if (strcmp(json_str_of(e, "status", ""), "ok")) {
+		fprintf(out, "| %s | failed: %s |||||||||\n", json_str_of(e, "kernel", ""), json_str_of(e, "reason", ""));
 		return;
 	}
 	fmt_delta(dx, sizeof(dx), entry_delta(e, "xdpdrv"));
@@ -302,7 +300,7 @@ static void md_row(FILE *out, const json_t *e)
 	fmt_pair(freed, sizeof(freed), tc, xdp, "skbs_freed_per_pkt", 2);
 	fmt_pair(bpf, sizeof(bpf), tc, xdp, "bpf_ns_per_run", 0);
 	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
-		str(e, "kernel"), str(e, "guest_kernel"), num(tc, tm), num(xdp, tm), dx, dg, dt,
+		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, tm), json_num_of(xdp, tm), dx, dg, dt,
 		built, stack, freed, bpf);
 }
 
@@ -313,7 +311,7 @@ static const json_t *find_entry(const json_t *matrix, const char *kernel, const 
 	size_t i;
 
 	json_array_foreach(json_object_get(matrix, "entries"), i, e)
-		if (!strcmp(str(e, "kernel"), kernel) && !strcmp(str(e, "experiment"), exp))
+		if (!strcmp(json_str_of(e, "kernel", ""), kernel) && !strcmp(json_str_of(e, "experiment", ""), exp))
 			return e;
 	return NULL;
 }
@@ -330,9 +328,9 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 		const json_t *g, *dg, *dh;
 		char a[96], b[96];
 
-		if (strncmp(str(h, "experiment"), "host-", 5))
+		if (strncmp(json_str_of(h, "experiment", ""), "host-", 5))
 			continue;
-		g = find_entry(matrix, str(h, "kernel"), str(h, "experiment") + 5);
+		g = find_entry(matrix, json_str_of(h, "kernel", ""), json_str_of(h, "experiment", "") + 5);
 		dg = g ? entry_delta(g, "xdpdrv") : NULL;
 		dh = entry_delta(h, "xdpdrv");
 		if (!head)
@@ -341,15 +339,15 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 				     "kernel of the same series (CPU time per packet, %s):\n\n| "
 				     "experiment | icount guest | xdpdrv vs tc, instructions | host | "
 				     "xdpdrv vs tc, CPU time | same sign |\n|---|---|---|---|---|---|\n",
-				str(json_object_get(matrix, "host"), "cpu_model"));
+				json_str_of(json_object_get(matrix, "host"), "cpu_model", ""));
 		head = true;
 		fmt_delta(a, sizeof(a), dg);
 		fmt_delta(b, sizeof(b), dh);
-		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", str(h, "experiment") + 5,
-			g ? str(g, "guest_kernel") : "n/a", a,
-			str(json_object_get(matrix, "host"), "kernel_release"), b,
-			!dg || !dh || strcmp(str(h, "status"), "ok") ? "n/a"
-			: (num(dg, "rel_delta") > 0) == (num(dh, "rel_delta") > 0) ? "yes" : "**no**");
+		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", json_str_of(h, "experiment", "") + 5,
+			g ? json_str_of(g, "guest_kernel", "") : "n/a", a,
+			json_str_of(json_object_get(matrix, "host"), "kernel_release", ""), b,
+			!dg || !dh || strcmp(json_str_of(h, "status", ""), "ok") ? "n/a"
+			: (json_num_of(dg, "rel_delta") > 0) == (json_num_of(dh, "rel_delta") > 0) ? "yes" : "**no**");
 	}
 }
 
@@ -357,8 +355,8 @@ static void md_cross_check(const json_t *matrix, FILE *out)
  * share per packet must come out the same in tc's and xdpdrv's profiles. */
 static void md_profile_check(FILE *out, const json_t *modes)
 {
-	double a = num(json_object_get(modes, "tc"), "sender_own_per_pkt");
-	double b = num(json_object_get(modes, "xdpdrv"), "sender_own_per_pkt");
+	double a = json_num_of(json_object_get(modes, "tc"), "sender_own_per_pkt");
+	double b = json_num_of(json_object_get(modes, "xdpdrv"), "sender_own_per_pkt");
 
 	if (isnan(a) || isnan(b) || a <= 0 || b <= 0)
 		return;
@@ -386,11 +384,11 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 	fprintf(out, "\n### %s, %s (guest %s)\n\n%.0f and %.0f samples (tc, xdpdrv; a sample "
 		     "every %.0f %s), scaled to the %.0f and %.0f instructions per packet measured. "
 		     "Differential flame graph: `%s`.\n\n",
-		str(e, "kernel"), str(e, "experiment"), str(e, "guest_kernel"),
-		num(json_object_get(modes, "tc"), "samples"),
-		num(json_object_get(modes, "xdpdrv"), "samples"), num(p, "period"),
-		str(p, "period_unit"), num(json_object_get(modes, "tc"), "measured_per_pkt"),
-		num(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), str(d, "svg"));
+		json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""), json_str_of(e, "guest_kernel", ""),
+		json_num_of(json_object_get(modes, "tc"), "samples"),
+		json_num_of(json_object_get(modes, "xdpdrv"), "samples"), json_num_of(p, "period"),
+		json_str_of(p, "period_unit", ""), json_num_of(json_object_get(modes, "tc"), "measured_per_pkt"),
+		json_num_of(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), json_str_of(d, "svg", ""));
 	md_profile_check(out, modes);
 	fprintf(out, "The leaf functions whose instructions per packet differ most (± two "
 		     "standard deviations of the sample count):\n\n| function | tc | xdpdrv | "
@@ -398,9 +396,9 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 	json_array_foreach(json_object_get(d, "top_functions"), i, f) {
 		if ((int)i == rows)
 			break;
-		fprintf(out, "| `%s` | %.0f ± %.0f | %.0f ± %.0f | %+.0f |\n", str(f, "function"),
-			num(f, "tc_per_pkt"), num(f, "tc_err"), num(f, "xdpdrv_per_pkt"),
-			num(f, "xdpdrv_err"), num(f, "diff_per_pkt"));
+		fprintf(out, "| `%s` | %.0f ± %.0f | %.0f ± %.0f | %+.0f |\n", json_str_of(f, "function", ""),
+			json_num_of(f, "tc_per_pkt"), json_num_of(f, "tc_err"), json_num_of(f, "xdpdrv_per_pkt"),
+			json_num_of(f, "xdpdrv_err"), json_num_of(f, "diff_per_pkt"));
 	}
 }
 
@@ -413,7 +411,7 @@ static int write_md(const json_t *matrix, FILE *out)
 
 	md_head(matrix, out);
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
-		const char *exp = str(e, "experiment");
+		const char *exp = json_str_of(e, "experiment", "");
 		const json_t *f;
 		size_t j;
 		int k;
@@ -428,7 +426,7 @@ static int write_md(const json_t *matrix, FILE *out)
 			     "skbs built/pkt (tc / xdpdrv) | stack entries/pkt | skbs freed/pkt | "
 			     "BPF instructions/run |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
 		json_array_foreach(json_object_get(matrix, "entries"), j, f)
-			if (!strcmp(str(f, "experiment"), exp))
+			if (!strcmp(json_str_of(f, "experiment", ""), exp))
 				md_row(out, f);
 	}
 	md_cross_check(matrix, out);
@@ -443,15 +441,15 @@ static int write_md(const json_t *matrix, FILE *out)
 
 		json_object_foreach((json_t *)json_object_get(json_object_get(e, "profiles"), "modes"), mode, pm)
 			if (json_is_string(json_object_get(pm, "error")))
-				fprintf(out, "\n%s, %s: no profile of %s: %s\n", str(e, "kernel"),
-					str(e, "experiment"), mode, str(pm, "error"));
+				fprintf(out, "\n%s, %s: no profile of %s: %s\n", json_str_of(e, "kernel", ""),
+					json_str_of(e, "experiment", ""), mode, json_str_of(pm, "error", ""));
 		if (json_array_size(json_object_get(e, "insn_profiles"))) {
 			const json_t *d = json_object_get(json_object_get(e, "profiles"), "diff");
 
 			if (d) /* the exact counts are above: of the samples, the paths only */
 				fprintf(out, "\n%s, %s: differential flame graph `%s` (sampled: "
-					     "call paths, not counts).\n", str(e, "kernel"),
-					str(e, "experiment"), str(d, "svg"));
+					     "call paths, not counts).\n", json_str_of(e, "kernel", ""),
+					json_str_of(e, "experiment", ""), json_str_of(d, "svg", ""));
 			continue;
 		}
 		md_profile(out, e, 10);
@@ -481,7 +479,7 @@ static int kernel_index(const json_t *matrix, const char *spec)
 	size_t i;
 
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
-		if (!strcmp(str(k, "spec"), spec))
+		if (!strcmp(json_str_of(k, "spec", ""), spec))
 			return (int)i;
 	return -1;
 }
@@ -506,18 +504,18 @@ static int plot_data(const json_t *matrix, const char *dir, const char *exp, con
 		const json_t *d;
 		double lo, hi, v;
 
-		if (strcmp(str(e, "experiment"), exp))
+		if (strcmp(json_str_of(e, "experiment", ""), exp))
 			continue;
 		d = metric ? matrix_entry_delta(e, mode, metric) : entry_delta(e, mode);
 		if (!d)
 			continue;
-		v = 100 * num(d, "rel_delta");
-		lo = isnan(num(d, "ci95_lo")) ? v : 100 * num(d, "ci95_lo");
-		hi = isnan(num(d, "ci95_hi")) ? v : 100 * num(d, "ci95_hi");
-		if (kernel_index(matrix, str(e, "kernel")) != prev + 1 && prev >= 0)
+		v = 100 * json_num_of(d, "rel_delta");
+		lo = isnan(json_num_of(d, "ci95_lo")) ? v : 100 * json_num_of(d, "ci95_lo");
+		hi = isnan(json_num_of(d, "ci95_hi")) ? v : 100 * json_num_of(d, "ci95_hi");
+		if (kernel_index(matrix, json_str_of(e, "kernel", "")) != prev + 1 && prev >= 0)
 			fputc('\n', f); /* a kernel with no point between: the line breaks */
-		prev = kernel_index(matrix, str(e, "kernel"));
-		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", prev, str(e, "kernel"), v, lo, hi);
+		prev = kernel_index(matrix, json_str_of(e, "kernel", ""));
+		fprintf(f, "%d \"%s\" %.4f %.4f %.4f\n", prev, json_str_of(e, "kernel", ""), v, lo, hi);
 		n++;
 	}
 	fclose(f);
@@ -544,8 +542,8 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 		    "set offsets 0, 0, graph 0.06, graph 0.06\nset xtics (", out, title,
 		metric ? "retired " : "", nk - 1);
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k) /* a failed one says so */
-		fprintf(gp, "%s\"%s%s\" %zu", i ? ", " : "", str(k, "spec"),
-			strcmp(str(k, "status"), "ok") ? "\\n(failed)" : "", i);
+		fprintf(gp, "%s\"%s%s\" %zu", i ? ", " : "", json_str_of(k, "spec", ""),
+			strcmp(json_str_of(k, "status", ""), "ok") ? "\\n(failed)" : "", i);
 	fprintf(gp, ")\nplot");
 	for (int i = 0; i < ne; i++) /* (a kernel's index is its place in "kernels") */
 		for (int j = 0; j < nm; j++) {

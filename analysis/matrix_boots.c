@@ -43,9 +43,9 @@ static int cell_boots(const json_t *matrix, const char *kernel, const char *exp,
 	int n = 0;
 
 	json_array_foreach(json_object_get(matrix, "entries"), i, e)
-		if (n < MAX_BOOTS && !strcmp(matrix_str(e, "kernel"), kernel) &&
-		    !strcmp(matrix_str(e, "experiment"), exp) &&
-		    !strcmp(matrix_str(e, "status"), "ok"))
+		if (n < MAX_BOOTS && !strcmp(json_str_of(e, "kernel", ""), kernel) &&
+		    !strcmp(json_str_of(e, "experiment", ""), exp) &&
+		    !strcmp(json_str_of(e, "status", ""), "ok"))
 			v[n++] = e;
 	return n;
 }
@@ -63,11 +63,11 @@ static void boots_row(FILE *out, const json_t *const *v, int n, const char *mode
 		if (!d[i])
 			return;
 	}
-	fprintf(out, "| %s | %s | %s | %s |", matrix_str(v[0], "kernel"),
-		matrix_str(v[0], "experiment"), mode, metric);
+	fprintf(out, "| %s | %s | %s | %s |", json_str_of(v[0], "kernel", ""),
+		json_str_of(v[0], "experiment", ""), mode, metric);
 	for (int i = 0; i < n; i++) {
-		double x = 100 * matrix_num(d[i], "rel_delta");
-		double a0 = 100 * matrix_num(d[i], "ci95_lo"), a1 = 100 * matrix_num(d[i], "ci95_hi");
+		double x = 100 * json_num_of(d[i], "rel_delta");
+		double a0 = 100 * json_num_of(d[i], "ci95_lo"), a1 = 100 * json_num_of(d[i], "ci95_hi");
 
 		/* every boot to the same precision, that of the spread */
 		fprintf(out, "%s%+.3f%%", i ? "; " : " ", x);
@@ -78,8 +78,8 @@ static void boots_row(FILE *out, const json_t *const *v, int n, const char *mode
 		lo = fmin(lo, x);
 		hi = fmax(hi, x);
 		for (int j = 0; j < i; j++) {
-			double a0 = matrix_num(d[i], "ci95_lo"), a1 = matrix_num(d[i], "ci95_hi");
-			double b0 = matrix_num(d[j], "ci95_lo"), b1 = matrix_num(d[j], "ci95_hi");
+			double a0 = json_num_of(d[i], "ci95_lo"), a1 = json_num_of(d[i], "ci95_hi");
+			double b0 = json_num_of(d[j], "ci95_lo"), b1 = json_num_of(d[j], "ci95_hi");
 
 			if (isnan(a0) || isnan(a1) || isnan(b0) || isnan(b1))
 				continue;
@@ -105,9 +105,9 @@ void matrix_md_boots(const json_t *matrix, FILE *out)
 		size_t j;
 		int n;
 
-		if (entry_boot(e) != 1 || strncmp(matrix_str(e, "experiment"), "host-", 5) == 0)
+		if (entry_boot(e) != 1 || strncmp(json_str_of(e, "experiment", ""), "host-", 5) == 0)
 			continue;
-		n = cell_boots(matrix, matrix_str(e, "kernel"), matrix_str(e, "experiment"), v);
+		n = cell_boots(matrix, json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""), v);
 		if (n < 2)
 			continue;
 		if (!head)
@@ -123,11 +123,11 @@ void matrix_md_boots(const json_t *matrix, FILE *out)
 				     "|---|---|---|---|---|---|---|\n");
 		head = true;
 		json_array_foreach(json_object_get(e, "modes"), j, m) {
-			const char *mode = matrix_str(m, "mode");
+			const char *mode = json_str_of(m, "mode", "");
 
 			if (!strcmp(mode, "tc"))
 				continue;
-			boots_row(out, v, n, mode, matrix_str(e, "time_metric"));
+			boots_row(out, v, n, mode, json_str_of(e, "time_metric", ""));
 			if (matrix_entry_delta(e, mode, "retired_instructions_per_pkt"))
 				boots_row(out, v, n, mode, "retired_instructions_per_pkt");
 		}
@@ -155,8 +155,8 @@ json_t *matrix_boots_join(json_t *const *m, int n)
 			int boot = 1;
 
 			json_array_foreach(es, q, f) /* the boots of this cell so far */
-				boot += !strcmp(matrix_str(f, "kernel"), matrix_str(e, "kernel")) &&
-					!strcmp(matrix_str(f, "experiment"), matrix_str(e, "experiment"));
+				boot += !strcmp(json_str_of(f, "kernel", ""), json_str_of(e, "kernel", "")) &&
+					!strcmp(json_str_of(f, "experiment", ""), json_str_of(e, "experiment", ""));
 			json_object_set_new(c, "boot", json_integer(boot));
 			json_array_append_new(es, c);
 		}

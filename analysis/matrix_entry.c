@@ -8,27 +8,13 @@
 
 #include "summary.h"
 
-double matrix_num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-const char *matrix_str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 const json_t *matrix_by_mode(const json_t *a, const char *mode)
 {
 	const json_t *m;
 	size_t i;
 
 	json_array_foreach(a, i, m)
-		if (!strcmp(matrix_str(m, "mode"), mode))
+		if (!strcmp(json_str_of(m, "mode", ""), mode))
 			return m;
 	return NULL;
 }
@@ -39,26 +25,26 @@ const json_t *matrix_entry_delta(const json_t *entry, const char *b, const char 
 	size_t i;
 
 	json_array_foreach(json_object_get(entry, "deltas"), i, d)
-		if (!strcmp(matrix_str(d, "a"), "tc") && !strcmp(matrix_str(d, "b"), b) &&
-		    !strcmp(matrix_str(d, "metric"), metric))
+		if (!strcmp(json_str_of(d, "a", ""), "tc") && !strcmp(json_str_of(d, "b", ""), b) &&
+		    !strcmp(json_str_of(d, "metric", ""), metric))
 			return d;
 	return NULL;
 }
 
 void matrix_fmt_delta(char *buf, size_t len, const json_t *d)
 {
-	double lo = matrix_num(d, "ci95_lo"), hi = matrix_num(d, "ci95_hi");
+	double lo = json_num_of(d, "ci95_lo"), hi = json_num_of(d, "ci95_hi");
 
 	if (!d) {
 		snprintf(buf, len, "n/a");
 	} else if (isnan(lo)) {
 		snprintf(buf, len, "%+.2f%% (%lld pairs: no interval)",
-			 100 * matrix_num(d, "rel_delta"),
+			 100 * json_num_of(d, "rel_delta"),
 			 json_integer_value(json_object_get(d, "pairs")));
 	} else {
 		int pr = summary_pct_decimals(lo, hi);
 
-		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * matrix_num(d, "rel_delta"),
+		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * json_num_of(d, "rel_delta"),
 			 pr, 100 * lo, pr, 100 * hi);
 	}
 }

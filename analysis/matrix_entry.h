@@ -9,9 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* @o's number @k, or NaN; its string @k, or "". */
-double matrix_num(const json_t *o, const char *k);
-const char *matrix_str(const json_t *o, const char *k);
+#include "json_read.h"
 
 /* The element of the array @a whose "mode" is @mode (an entry's modes, its insn
  * profiles), or NULL. */

@@ -10,8 +10,6 @@
 
 #define RETIRED "retired_instructions_per_pkt"
 
-#define num matrix_num
-#define str matrix_str
 
 json_t *matrix_insn_profiles(const json_t *run)
 {
@@ -29,12 +27,12 @@ json_t *matrix_insn_profiles(const json_t *run)
 		size_t k;
 
 		json_array_foreach(json_object_get(p, "functions"), k, f) {
-			if (k < MATRIX_INSN_FUNCS && strcmp(str(f, "name"), "[other functions]")) {
+			if (k < MATRIX_INSN_FUNCS && strcmp(json_str_of(f, "name", ""), "[other functions]")) {
 				json_array_append(fs, f);
 				continue;
 			}
-			oi += num(f, "insns_per_pkt");
-			orr += num(f, "retired_per_pkt");
+			oi += json_num_of(f, "insns_per_pkt");
+			orr += json_num_of(f, "retired_per_pkt");
 			cut = true;
 		}
 		if (cut)
@@ -77,13 +75,13 @@ static void md_table_row(FILE *out, const json_t *e)
 	matrix_fmt_delta(dx, sizeof(dx), matrix_entry_delta(e, "xdpdrv", RETIRED));
 	matrix_fmt_delta(dg, sizeof(dg), matrix_entry_delta(e, "xdpgeneric", RETIRED));
 	matrix_fmt_delta(dt, sizeof(dt), matrix_entry_delta(e, "tcx", RETIRED));
-	fmt_ratio(every, sizeof(every), num(tc, "window_instructions_per_pkt"),
-		  num(x, "window_instructions_per_pkt"));
+	fmt_ratio(every, sizeof(every), json_num_of(tc, "window_instructions_per_pkt"),
+		  json_num_of(x, "window_instructions_per_pkt"));
 	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s | %.1f / %.1f |\n",
-		str(e, "kernel"), str(e, "guest_kernel"), num(tc, RETIRED), num(x, RETIRED), dx,
-		dg, dt, num(tc, "window_instructions_per_pkt"),
-		num(x, "window_instructions_per_pkt"), every, num(tc, "string_iterations_per_pkt"),
-		num(x, "string_iterations_per_pkt"));
+		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, RETIRED), json_num_of(x, RETIRED), dx,
+		dg, dt, json_num_of(tc, "window_instructions_per_pkt"),
+		json_num_of(x, "window_instructions_per_pkt"), every, json_num_of(tc, "string_iterations_per_pkt"),
+		json_num_of(x, "string_iterations_per_pkt"));
 }
 
 /* One function's figures in profile @p, by name (0 when not among those kept). */
@@ -94,9 +92,9 @@ static void func_of(const json_t *p, const char *name, double *insns, double *re
 
 	*insns = *retired = 0;
 	json_array_foreach(json_object_get(p, "functions"), i, f)
-		if (!strcmp(str(f, "name"), name)) {
-			*insns = num(f, "insns_per_pkt");
-			*retired = num(f, "retired_per_pkt");
+		if (!strcmp(json_str_of(f, "name", ""), name)) {
+			*insns = json_num_of(f, "insns_per_pkt");
+			*retired = json_num_of(f, "retired_per_pkt");
 			return;
 		}
 }
@@ -123,7 +121,7 @@ static int collect(struct fdiff *v, int n, int max, const json_t *p, const json_
 	size_t i;
 
 	json_array_foreach(json_object_get(p, "functions"), i, f) {
-		const char *name = str(f, "name");
+		const char *name = json_str_of(f, "name", "");
 		int k;
 
 		for (k = 0; k < n && strcmp(v[k].name, name); k++)
@@ -131,7 +129,7 @@ static int collect(struct fdiff *v, int n, int max, const json_t *p, const json_
 		if (k < n || n == max || !strcmp(name, "[other functions]"))
 			continue;
 		v[n].name = name;
-		v[n].where = str(f, "where");
+		v[n].where = json_str_of(f, "where", "");
 		func_of(pa, name, &v[n].ia, &v[n].ra);
 		func_of(pb, name, &v[n].ib, &v[n].rb);
 		n++;
@@ -160,11 +158,11 @@ static void md_pair(FILE *out, const json_t *e, const char *b, int rows)
 		     "| function | where | tc, retired | %s, retired | difference | tc, every "
 		     "iteration | %s, every iteration | difference |\n"
 		     "|---|---|---|---|---|---|---|---|\n",
-		str(e, "kernel"), str(e, "experiment"), str(e, "guest_kernel"), b,
+		json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""), json_str_of(e, "guest_kernel", ""), b,
 		json_integer_value(json_object_get(pa, "windows")),
-		json_integer_value(json_object_get(pb, "windows")), b, num(pa, "retired_per_pkt"),
-		num(pb, "retired_per_pkt"), num(pa, "insns_per_pkt"), num(pb, "insns_per_pkt"),
-		num(pa, "background_retired_per_pkt"), num(pb, "background_retired_per_pkt"), b, b);
+		json_integer_value(json_object_get(pb, "windows")), b, json_num_of(pa, "retired_per_pkt"),
+		json_num_of(pb, "retired_per_pkt"), json_num_of(pa, "insns_per_pkt"), json_num_of(pb, "insns_per_pkt"),
+		json_num_of(pa, "background_retired_per_pkt"), json_num_of(pb, "background_retired_per_pkt"), b, b);
 	for (int i = 0; i < n && i < rows; i++)
 		fprintf(out, "| `%s` | %s | %.1f | %.1f | %+.1f | %.1f | %.1f | %+.1f |\n",
 			v[i].name, v[i].where, v[i].ra, v[i].rb, v[i].rb - v[i].ra, v[i].ia,
@@ -191,7 +189,7 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 		     "instructions (a byte each for `stosb` and `movsb`, 8 for `stosq` and "
 		     "`movsq`).\n");
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
-		const char *exp = str(e, "experiment");
+		const char *exp = json_str_of(e, "experiment", "");
 		const json_t *f;
 		size_t j;
 		int k;
@@ -209,7 +207,7 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 			     "xdpdrv vs tc, every iteration (medians) | string iterations/pkt (tc / "
 			     "xdpdrv) |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
 		json_array_foreach(json_object_get(matrix, "entries"), j, f)
-			if (!strcmp(str(f, "experiment"), exp) &&
+			if (!strcmp(json_str_of(f, "experiment", ""), exp) &&
 			    json_array_size(json_object_get(f, "insn_profiles")))
 				md_table_row(out, f);
 	}

@@ -24,9 +24,9 @@ static const json_t *cell(json_t *const *m, int n, const char *kernel, const cha
 			const json_t *b = json_object_get(e, "boot");
 
 			if ((!b || json_integer_value(b) == 1) &&
-			    !strcmp(matrix_str(e, "kernel"), kernel) &&
-			    !strcmp(matrix_str(e, "experiment"), exp) &&
-			    !strcmp(matrix_str(e, "status"), "ok"))
+			    !strcmp(json_str_of(e, "kernel", ""), kernel) &&
+			    !strcmp(json_str_of(e, "experiment", ""), exp) &&
+			    !strcmp(json_str_of(e, "status", ""), "ok"))
 				return e;
 		}
 	}
@@ -37,7 +37,7 @@ static void put_delta(FILE *out, const json_t *e, const char *mode, const char *
 		      const char *none)
 {
 	const json_t *d = e ? matrix_entry_delta(e, mode, metric) : NULL;
-	double v = d ? matrix_num(d, "rel_delta") : NAN;
+	double v = d ? json_num_of(d, "rel_delta") : NAN;
 
 	if (isnan(v))
 		fprintf(out, " %s |", e ? none : "failed");
@@ -66,7 +66,7 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 		size_t j;
 
 		json_array_foreach(json_object_get(m[i], "kernels"), j, k) {
-			const char *spec = matrix_str(k, "spec");
+			const char *spec = json_str_of(k, "spec", "");
 			const json_t *udp;
 			char rel[64];
 			int s;
@@ -76,7 +76,7 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, exps[0])))
 				continue;
 			snprintf(seen[nseen++], sizeof(seen[0]), "%s", spec);
-			snprintf(rel, sizeof(rel), "%s", matrix_str(udp, "guest_kernel"));
+			snprintf(rel, sizeof(rel), "%s", json_str_of(udp, "guest_kernel", ""));
 			rel[strcspn(rel, "+")] = '\0'; /* 6.12.118+deb13-amd64: 6.12.118 */
 			if (strlen(rel) > 6 && !strcmp(rel + strlen(rel) - 6, "-amd64"))
 				rel[strlen(rel) - 6] = '\0';

@@ -67,10 +67,10 @@ static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndel
 		goto out;
 	}
 	json_array_foreach(modes, i, m) {
-		const char *mode = str_of(m, "mode");
+		const char *mode = json_str_of(m, "mode", "?");
 
 		json_array_foreach(json_object_get(run, "trials"), j, t)
-			if (!strcmp(str_of(t, "pass"), "timing") && !strcmp(str_of(t, "mode"), mode) &&
+			if (!strcmp(json_str_of(t, "pass", "?"), "timing") && !strcmp(json_str_of(t, "mode", "?"), mode) &&
 			    json_is_true(json_object_get(t, "valid")))
 				fprintf(cpu, "%zu %.6g\n", i,
 					json_number_value(json_object_get(t, summary_time_metric(run))));
@@ -93,8 +93,8 @@ static int write_data(const json_t *run, const char *dir, int *nmodes, int *ndel
 	json_array_foreach(deltas, i, d) {
 		if (!json_is_number(json_object_get(d, "ci95_lo")))
 			continue;
-		fprintf(dl, "%d \"%s vs %s\\n%s\"", (*ndeltas)++, str_of(d, "b"), str_of(d, "a"),
-			str_of(d, "metric"));
+		fprintf(dl, "%d \"%s vs %s\\n%s\"", (*ndeltas)++, json_str_of(d, "b", "?"), json_str_of(d, "a", "?"),
+			json_str_of(d, "metric", "?"));
 		num_or_missing(dl, json_object_get(d, "rel_delta"), 100);
 		num_or_missing(dl, json_object_get(d, "ci95_lo"), 100);
 		num_or_missing(dl, json_object_get(d, "ci95_hi"), 100);
@@ -130,7 +130,7 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 	if (!f)
 		return -errno;
 	fprintf(f, "# gnuplot script written by xdptc for the %s run of %s\n",
-		str_of(run, "topology"), str_of(run, "created_utc"));
+		json_str_of(run, "topology", "?"), json_str_of(run, "created_utc", "?"));
 	fputs("set datafile missing '?'\nset grid ytics lc rgb '#dddddd'\nset key off\n"
 	      "set border 3\nset tics nomirror\n", f);
 	for (int k = 0; k < 2; k++) {

@@ -221,20 +221,20 @@ static const char *setting_of(const json_t *run, const char *key, char *buf, siz
 
 	buf[0] = '\0';
 	if (!strcmp(key, "topology"))
-		snprintf(buf, len, "%s", str_of(run, "topology"));
+		snprintf(buf, len, "%s", json_str_of(run, "topology", "?"));
 	else if (!strcmp(key, "engine"))
 		snprintf(buf, len, "%s", summary_engine(run));
 	else if (!strcmp(key, "time metric"))
 		snprintf(buf, len, "%s", summary_time_metric(run));
 	else if (!strcmp(key, "machine"))
 		snprintf(buf, len, "%s, kernel %s",
-			 str_of(json_object_get(run, "machine"), "cpu_model"),
-			 str_of(json_object_get(run, "machine"), "kernel_release"));
+			 json_str_of(json_object_get(run, "machine"), "cpu_model", "?"),
+			 json_str_of(json_object_get(run, "machine"), "kernel_release", "?"));
 	else if (!strcmp(key, "guest kernel")) {
 		const json_t *g = json_object_get(run, "guest"), *e = json_object_get(run, "engine");
 
 		if (g || !strcmp(summary_engine(run), "icount"))
-			snprintf(buf, len, "%s%s", g ? str_of(g, "kernel_release") : str_of(e, "guest_kernel"),
+			snprintf(buf, len, "%s%s", g ? json_str_of(g, "kernel_release", "?") : json_str_of(e, "guest_kernel", "?"),
 				 g && json_is_true(json_object_get(g, "emulated_time")) ? " (TCG)" : "");
 	} else if (!strcmp(key, "invalid timing trials")) {
 		long long n = 0;
@@ -242,7 +242,7 @@ static const char *setting_of(const json_t *run, const char *key, char *buf, siz
 		json_t *t;
 
 		json_array_foreach(json_object_get(run, "trials"), i, t)
-			n += !strcmp(str_of(t, "pass"), "timing") &&
+			n += !strcmp(json_str_of(t, "pass", "?"), "timing") &&
 			     !json_is_true(json_object_get(t, "valid"));
 		snprintf(buf, len, "%lld", n);
 	} else if ((v = json_object_get(set, key))) {
@@ -292,7 +292,7 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 	fprintf(out, "# Within-run deltas of two runs\n\n");
 	for (int r = 0; r < 2; r++)
 		fprintf(out, "- %s: %s, %s topology, %s engine, %s\n", names[r],
-			str_of(runs[r], "created_utc"), str_of(runs[r], "topology"),
+			json_str_of(runs[r], "created_utc", "?"), json_str_of(runs[r], "topology", "?"),
 			summary_engine(runs[r]),
 			summary_time_metric(runs[r]));
 	fprintf(out, "\n| setting | %s | %s |\n|---|---|---|\n", names[0], names[1]);
@@ -313,7 +313,7 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 	json_array_foreach(json_object_get(json_object_get(a, "summary"), "deltas"), i, d) {
 		const json_t *other = find_delta(b, d);
 
-		fprintf(out, "| %s | %s | %s |", str_of(d, "metric"), str_of(d, "a"), str_of(d, "b"));
+		fprintf(out, "| %s | %s | %s |", json_str_of(d, "metric", "?"), json_str_of(d, "a", "?"), json_str_of(d, "b", "?"));
 		delta_cell(out, d);
 		delta_cell(out, other);
 		fputc('\n', out);
@@ -322,8 +322,8 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 	json_array_foreach(json_object_get(json_object_get(b, "summary"), "deltas"), i, d) {
 		if (find_delta(a, d))
 			continue;
-		fprintf(out, "| %s | %s | %s | n/a |", str_of(d, "metric"), str_of(d, "a"),
-			str_of(d, "b"));
+		fprintf(out, "| %s | %s | %s | n/a |", json_str_of(d, "metric", "?"), json_str_of(d, "a", "?"),
+			json_str_of(d, "b", "?"));
 		delta_cell(out, d);
 		fputc('\n', out);
 	}

@@ -14,13 +14,6 @@
 #define MAX_VALUES 1024
 #define PERF_METRICS_MAX 24
 
-const char *str_of(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "?";
-}
-
 static const char *str_or(const char *s, const char *fallback)
 {
 	return s ? s : fallback;
@@ -39,8 +32,8 @@ static size_t collect(const json_t *trials, const char *pass, const char *mode,
 
 		if (n >= MAX_VALUES)
 			break;
-		if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), pass) ||
-		    strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode) ||
+		if (strcmp(json_str_of(t, "pass", ""), pass) ||
+		    strcmp(json_str_of(t, "mode", ""), mode) ||
 		    !json_is_true(json_object_get(t, "valid")) || !json_is_number(v))
 			continue;
 		vals[n] = json_number_value(v);
@@ -59,8 +52,8 @@ static size_t count_trials(const json_t *trials, const char *pass, const char *m
 
 	*invalid = 0;
 	json_array_foreach(trials, i, t) {
-		if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), pass) ||
-		    strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode))
+		if (strcmp(json_str_of(t, "pass", ""), pass) ||
+		    strcmp(json_str_of(t, "mode", ""), mode))
 			continue;
 		n++;
 		if (!json_is_true(json_object_get(t, "valid")))
@@ -202,8 +195,8 @@ static void perf_summary(json_t *m, const json_t *run, const char *mode)
 	json_t *e, *t;
 
 	json_array_foreach(perf_events_of(run), k, e) {
-		const char *ev = str_or(json_string_value(json_object_get(e, "event")), "?");
-		const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+		const char *ev = json_str_of(e, "event", "?");
+		const char *metric = json_str_of(e, "metric", "?");
 		char key[128], reason[200] = "no valid timing trial";
 		double vals[MAX_VALUES], pct = 100;
 		size_t n = collect(trials, "timing", mode, metric, vals, NULL);
@@ -211,7 +204,7 @@ static void perf_summary(json_t *m, const json_t *run, const char *mode)
 		json_array_foreach(trials, i, t) { /* perf's own words for an empty metric */
 			const json_t *o = json_object_get(json_object_get(t, "perf"), ev);
 
-			if (strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode))
+			if (strcmp(json_str_of(t, "mode", ""), mode))
 				continue;
 			if (json_is_string(json_object_get(o, "reason")))
 				snprintf(reason, sizeof(reason), "%s",
@@ -271,10 +264,10 @@ static const char *median_reason(const struct metric *x, const json_t *run, cons
 	const json_t *c = json_object_get(json_object_get(caps, "counters"),
 					  x->counter ? x->counter : "");
 
-	if (x->counter && !strcmp(str_or(json_string_value(json_object_get(c, "backend")), ""),
+	if (x->counter && !strcmp(json_str_of(c, "backend", ""),
 				  "unavailable"))
 		snprintf(buf, len, "unavailable: %s",
-			 str_or(json_string_value(json_object_get(c, "passed_over")), ""));
+			 json_str_of(c, "passed_over", ""));
 	else if (x->counter)
 		snprintf(buf, len, "no valid count trial");
 	else if (!strcmp(x->pass, "bpfstats") && !strcmp(mode, "none"))
@@ -356,7 +349,7 @@ static void mode_cross_check(json_t *m, const json_t *trials, const char *mode)
 			const char *b;
 			json_t *v;
 
-			if (strcmp(str_or(json_string_value(json_object_get(t, "mode")), ""), mode) ||
+			if (strcmp(json_str_of(t, "mode", ""), mode) ||
 			    !json_is_true(json_object_get(t, "valid")))
 				continue;
 			json_object_foreach(json_object_get(t, key), b, v) {
@@ -460,7 +453,7 @@ static void mode_max_rate(json_t *m, const json_t *run, const char *mode)
 	json_t *x;
 
 	json_array_foreach(json_object_get(run, "max_rate"), i, x)
-		if (!strcmp(str_or(json_string_value(json_object_get(x, "mode")), ""), mode))
+		if (!strcmp(json_str_of(x, "mode", ""), mode))
 			found = x;
 	if (found && json_integer_value(json_object_get(found, "max_drop_pps")) > 0) {
 		json_object_set_new(m, "max_drop_pps",
@@ -606,9 +599,9 @@ static json_t *saturation_delta(const json_t *run, const char *a, const char *b)
 
 	json_array_foreach(json_object_get(run, "max_rate"), i, x) {
 		const json_t *c = json_object_get(x, "confirm");
-		const char *mode = str_or(json_string_value(json_object_get(x, "mode")), "");
+		const char *mode = json_str_of(x, "mode", "");
 
-		if (strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation"))
+		if (strcmp(json_str_of(c, "kind", ""), "saturation"))
 			continue;
 		if (!strcmp(mode, a))
 			ra = json_object_get(c, "reached_pps");
@@ -727,7 +720,7 @@ static void load_counts(const json_t *run, json_t *s)
 	json_t *t;
 
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
-		if (strcmp(str_or(json_string_value(json_object_get(t, "pass")), ""), "timing") ||
+		if (strcmp(json_str_of(t, "pass", ""), "timing") ||
 		    !json_is_boolean(json_object_get(t, "other_load")))
 			continue;
 		counted++;
@@ -939,7 +932,7 @@ static const json_t *mode_of(const json_t *modes, const char *name)
 	json_t *m;
 
 	json_array_foreach(modes, i, m)
-		if (!strcmp(str_or(json_string_value(json_object_get(m, "mode")), ""), name))
+		if (!strcmp(json_str_of(m, "mode", ""), name))
 			return m;
 	return NULL;
 }
@@ -977,9 +970,9 @@ int summary_headline(const json_t *run, FILE *out)
 	int n = 0;
 
 	json_array_foreach(json_object_get(s, "deltas"), i, d) {
-		const char *metric = str_or(json_string_value(json_object_get(d, "metric")), "");
-		const char *a = str_or(json_string_value(json_object_get(d, "a")), "?");
-		const char *b = str_or(json_string_value(json_object_get(d, "b")), "?");
+		const char *metric = json_str_of(d, "metric", "");
+		const char *a = json_str_of(d, "a", "?");
+		const char *b = json_str_of(d, "b", "?");
 		const json_t *lo = json_object_get(d, "ci95_lo");
 		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
 		bool time = !strcmp(metric, summary_time_metric(run));
@@ -1040,9 +1033,9 @@ static void header_time_source(const struct render_ctx *rc)
 
 	if (summary_time_is_guest(summary_time_metric(run))) {
 		const json_t *en = json_object_get(run, "engine");
-		const char *qemu = str_or(json_string_value(json_object_get(en, "qemu")), "?");
-		const char *args = str_or(json_string_value(json_object_get(en, "icount")), "?");
-		const char *kern = str_or(json_string_value(json_object_get(en, "guest_kernel")), "?");
+		const char *qemu = json_str_of(en, "qemu", "?");
+		const char *args = json_str_of(en, "icount", "?");
+		const char *kern = json_str_of(en, "guest_kernel", "?");
 
 		if (guest) /* virtio: the guest is the DUT */
 			fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
@@ -1052,8 +1045,8 @@ static void header_time_source(const struct render_ctx *rc)
 			fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
 				     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
 				qemu, args, kern,
-				str_or(json_string_value(json_object_get(en, "host_cpu_model")), "?"),
-				str_or(json_string_value(json_object_get(en, "host_kernel")), "?"));
+				json_str_of(en, "host_cpu_model", "?"),
+				json_str_of(en, "host_kernel", "?"));
 		fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
 			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
 			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
@@ -1068,10 +1061,10 @@ static void header_time_source(const struct render_ctx *rc)
 		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
 
 		fprintf(out, "- Guest (the DUT is its virtio-net eth0): kernel %s, %lld vCPU, %s, %s\n",
-			str_or(json_string_value(json_object_get(guest, "kernel_release")), "?"),
+			json_str_of(guest, "kernel_release", "?"),
 			json_integer_value(json_object_get(guest, "vcpus")),
-			str_or(json_string_value(json_object_get(guest, "accelerator")), "?"),
-			str_or(json_string_value(json_object_get(guest, "qemu")), "?"));
+			json_str_of(guest, "accelerator", "?"),
+			json_str_of(guest, "qemu", "?"));
 		fprintf(out, "- Time: cpu_ns_per_pkt = host CPU time of the guest's vCPU thread over "
 			     "pkts_at_dut; %s\n", timing_words);
 		if (emulated)
@@ -1087,17 +1080,17 @@ static void header_time_source(const struct render_ctx *rc)
 			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
 				     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
 				     "turns, and the thread's CPU time is the DUT's\n",
-				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"),
+				json_str_of(set, "napi_thread_sched", "?"),
 				json_integer_value(nc));
 		else if (json_is_integer(nc))
 			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
 				     "thread (napi/DEV, %s) on CPU %lld\n",
-				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"),
+				json_str_of(set, "napi_thread_sched", "?"),
 				json_integer_value(nc));
 		else
 			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
 				     "thread (napi/DEV, %s), kept off the sender's CPU\n",
-				str_or(json_string_value(json_object_get(set, "napi_thread_sched")), "?"));
+				json_str_of(set, "napi_thread_sched", "?"));
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
 			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
 			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
@@ -1186,20 +1179,20 @@ static void header_sources(const struct render_ctx *rc)
 
 		if (!json_array_size(perf_events_of(run)))
 			fprintf(out, "- perf events: none counted (%s)\n",
-				str_or(json_string_value(json_object_get(set, "perf_events_reason")), "?"));
+				json_str_of(set, "perf_events_reason", "?"));
 		else
 			fprintf(out, "- perf events: counted by perf stat over each timing window (its "
 				     "counters on right before the sender's window and off right after "
 				     "it, not during the settle wait) on %s; scaled by perf where "
 				     "counters were shared:",
-				str_or(json_string_value(json_object_get(set, "perf_scope")), "?"));
+				json_str_of(set, "perf_scope", "?"));
 		json_array_foreach(perf_events_of(run), k, e) {
-			const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+			const char *metric = json_str_of(e, "metric", "?");
 			char rkey[140];
 
 			snprintf(rkey, sizeof(rkey), "%s_reason", metric);
 			fprintf(out, "%s %s", k ? ";" : "",
-				str_or(json_string_value(json_object_get(e, "event")), "?"));
+				json_str_of(e, "event", "?"));
 			json_array_foreach(modes, i, m)
 				if (json_is_string(json_object_get(m, rkey))) {
 					fprintf(out, " (none: %s)",
@@ -1213,21 +1206,21 @@ static void header_sources(const struct render_ctx *rc)
 		fprintf(out, "- Cycles: %s\n",
 			json_is_true(json_object_get(pmu, "available"))
 				? "PMU counters (perf_event_open, all CPUs)"
-				: str_or(json_string_value(json_object_get(pmu, "reason")), "n/a"));
+				: json_str_of(pmu, "reason", "n/a"));
 	}
 	{
 		fprintf(out, "- Counters (count pass):\n");
 		for (int k = 0; k < SKB_COUNT_NR; k++) {
 			const char *count = skb_count_name((enum skb_count)k);
 			const json_t *c = json_object_get(cnt, count);
-			const char *b = str_or(json_string_value(json_object_get(c, "backend")), "?");
+			const char *b = json_str_of(c, "backend", "?");
 
 			if (!strcmp(b, "unavailable"))
 				fprintf(out, "  - %s: unavailable (%s)\n", count,
-					str_or(json_string_value(json_object_get(c, "passed_over")), ""));
+					json_str_of(c, "passed_over", ""));
 			else
 				fprintf(out, "  - %s: %s backend, %s\n", count, b,
-					str_or(json_string_value(json_object_get(c, "points")), "?"));
+					json_str_of(c, "points", "?"));
 		}
 	}
 }
@@ -1241,8 +1234,8 @@ static void render_header(const struct render_ctx *rc)
 	char a[48], b[48], c[48];
 
 	fprintf(out, "# xdptc run: %s topology, %s\n\n",
-		str_or(json_string_value(json_object_get(run, "topology")), "?"),
-		str_or(json_string_value(json_object_get(run, "created_utc")), "?"));
+		json_str_of(run, "topology", "?"),
+		json_str_of(run, "created_utc", "?"));
 	if (json_is_string(json_object_get(run, "incomplete")))
 		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
 			     "measured before that.\n\n",
@@ -1251,11 +1244,11 @@ static void render_header(const struct render_ctx *rc)
 	if (summary_headline(run, out))
 		fprintf(out, "\n");
 	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
-		str_or(json_string_value(json_object_get(mach, "cpu_model")), "?"),
+		json_str_of(mach, "cpu_model", "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
 		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
-		str_or(json_string_value(json_object_get(mach, "kernel_release")), "?"),
-		str_or(json_string_value(json_object_get(mach, "arch")), ""));
+		json_str_of(mach, "kernel_release", "?"),
+		json_str_of(mach, "arch", ""));
 	{
 		const json_t *rate = json_object_get(set, "rate_pps");
 		char r[48];
@@ -1269,7 +1262,7 @@ static void render_header(const struct render_ctx *rc)
 			: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
 			  "of %s; %lld repetitions of the timing pass and %lld of the count and "
 			  "BPF-statistics passes, in shuffled order (seed %lld)\n",
-			str_or(json_string_value(json_object_get(set, "sender")), "?"),
+			json_str_of(set, "sender", "?"),
 			json_integer_value(json_object_get(set, "sender_cpu")),
 			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
 								 fmt_count(c, sizeof(c), rate)), r)
@@ -1310,7 +1303,7 @@ static void perf_rows(FILE *out, const json_t *modes, const json_t *run)
 		return;
 	}
 	json_array_foreach(perf_events_of(run), k, e) {
-		const char *metric = str_or(json_string_value(json_object_get(e, "metric")), "?");
+		const char *metric = json_str_of(e, "metric", "?");
 		char label[160], key[128];
 		bool shared = false;
 
@@ -1476,8 +1469,7 @@ static void note_rates(FILE *out, const json_t *modes, const json_t *run)
 			fprintf(out, "\nRate search with the %s; cpu_ns_per_pkt at max_drop_pps is the "
 				     "CPU time of %s.\n",
 				json_string_value(json_object_get(run, "max_rate_regime")),
-				str_or(json_string_value(json_object_get(
-					       first, "cpu_ns_per_pkt_at_max_source")), "?"));
+				json_str_of(first, "cpu_ns_per_pkt_at_max_source", "?"));
 		if (json_is_string(json_object_get(run, "max_rate_stall_source_error")))
 			fprintf(out, "\nWARNING: the NAPI thread's waits for a CPU were not watched "
 				     "(%s): loss that such a wait caused counts against the mode.\n",
@@ -1485,8 +1477,7 @@ static void note_rates(FILE *out, const json_t *modes, const json_t *run)
 	}
 	json_array_foreach(modes, i, m)
 		if (json_is_true(json_object_get(m, "max_drop_pps_sender_bound")) &&
-		    strcmp(str_or(json_string_value(json_object_get(
-				  json_object_get(m, "max_drop_pps_confirm"), "kind")), ""),
+		    strcmp(json_str_of(json_object_get(m, "max_drop_pps_confirm"), "kind", ""),
 			   "saturation"))
 			fprintf(out, "\nmax_drop_pps of %s is a lower bound: even the unpaced sender "
 				     "(%s pps) lost nothing before the DUT, so the sender, not the DUT, "
@@ -1499,7 +1490,7 @@ static void note_rates(FILE *out, const json_t *modes, const json_t *run)
 
 		if (!c)
 			continue;
-		if (!strcmp(str_or(json_string_value(json_object_get(c, "kind")), ""), "saturation"))
+		if (!strcmp(json_str_of(c, "kind", ""), "saturation"))
 			note_saturation(out, m, c, reps);
 		else
 			note_bisection(out, m, c, reps);
@@ -1532,7 +1523,7 @@ static void note_conservation(FILE *out, const json_t *s)
 	else
 		fprintf(out, "**MISMATCH: %s and pkts_at_dut differ by more than 1%%**", which);
 	fprintf(out, "%s%s\n", json_is_string(json_object_get(c, "note")) ? "; " : "",
-		str_or(json_string_value(json_object_get(c, "note")), ""));
+		json_str_of(c, "note", ""));
 }
 
 static void render_notes(const struct render_ctx *rc)
@@ -1594,14 +1585,14 @@ static void render_deltas(const struct render_ctx *rc)
 				     "own mode; %s: window by window, in blocks, each block's "
 				     "Hodges-Lehmann estimate and the signed-rank interval over the "
 				     "blocks, with its exact coverage%s):\n\n",
-				str_or(json_string_value(json_object_get(s, "baseline")), "?"),
+				json_str_of(s, "baseline", "?"),
 				summary_time_metric(rc->run), by_rep ? "; other metrics paired by "
 				"block, interval of the median paired ratio from order statistics" : "");
 		else
 			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
 				     "own mode; paired by repetition; interval of the median paired "
 				     "ratio from order statistics, with its exact coverage):\n\n",
-				str_or(json_string_value(json_object_get(s, "baseline")), "?"));
+				json_str_of(s, "baseline", "?"));
 		fprintf(out, "| metric | A | B | delta (median) | interval (coverage) | per-pair range | "
 			     "pairs | verdict |\n");
 		fprintf(out, "|---|---|---|---|---|---|---|---|\n");
@@ -1618,7 +1609,7 @@ static void render_deltas(const struct render_ctx *rc)
 			json_string_value(json_object_get(d, "b")));
 		if (!json_is_number(json_object_get(d, "rel_delta"))) {
 			fprintf(out, "n/a | n/a | n/a | %lld | %s |\n", pairs,
-				str_or(json_string_value(json_object_get(d, "reason")), ""));
+				json_str_of(d, "reason", ""));
 			continue;
 		}
 		pr = json_is_number(lo) ? summary_pct_decimals(l, h) : 1;

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json_read.h"
+
 /* Fewer than 6 pairs have no interval of 95% coverage (stats_median_ci_order: with 5
  * pairs, all five of one sign happens by chance 1 time in 16, 2 * 0.5^5), so no delta
  * of theirs is called real. */
@@ -39,9 +41,6 @@ json_t *summary_compute(const json_t *run);
 const char *summary_time_metric(const json_t *run);
 
 struct metric;
-
-/* str_of - the string @k of object @o, or "?" when it has none. */
-const char *str_of(const json_t *o, const char *k);
 
 /* summary_metric_key - the key under which @run holds metric row @x: the run's time
  * metric for the METRIC_TIME row, the row's name otherwise. */

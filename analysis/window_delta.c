@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "block_delta.h"
+#include "json_read.h"
 #include "stats.h"
 
 static const json_t *timing_windows(const json_t *run, const char *mode, json_int_t rep)
@@ -181,11 +182,6 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 	return o;
 }
 
-static double num(const json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 void window_schedule_md(const json_t *run, FILE *out)
 {
 	const json_t *ts = json_object_get(run, "timing_schedule");
@@ -208,20 +204,20 @@ void window_schedule_md(const json_t *run, FILE *out)
 		     "at %.0f ms and %.2f at %.0f ms; two windows' ratio spreads %.2f%% %.0f ms "
 		     "apart and %.2f%% %.0f ms apart; %s. Predicted A/A half-width %.2f%% "
 		     "(target %.2f%%).\n",
-		num(ts, "window_ms"), json_integer_value(json_object_get(ts, "window_packets")),
+		json_num_or(ts, "window_ms", 0), json_integer_value(json_object_get(ts, "window_packets")),
 		json_integer_value(json_object_get(ts, "window_warmup")),
 		json_integer_value(json_object_get(ts, "windows_per_visit")),
 		json_integer_value(json_object_get(ts, "blocks")),
 		json_integer_value(json_object_get(ts, "rounds_per_block")), cut,
 		json_string_value(json_object_get(nz, "mode")) ?: "?",
-		json_integer_value(json_object_get(nz, "slots")), num(nz, "slot_ms"),
-		100 * num(nz, "cv"), num(ac, "lag1"), num(nz, "slot_cycle_ms"), num(ac, "lag10"),
-		10 * num(nz, "slot_cycle_ms"), 100 * json_number_value(json_array_get(d, 0)),
-		num(nz, "slot_cycle_ms"), 100 * json_number_value(json_array_get(d, nd ? nd - 1 : 0)),
-		(double)nd * num(nz, "slot_cycle_ms"),
+		json_integer_value(json_object_get(nz, "slots")), json_num_or(nz, "slot_ms", 0),
+		100 * json_num_or(nz, "cv", 0), json_num_or(ac, "lag1", 0), json_num_or(nz, "slot_cycle_ms", 0), json_num_or(ac, "lag10", 0),
+		10 * json_num_or(nz, "slot_cycle_ms", 0), 100 * json_number_value(json_array_get(d, 0)),
+		json_num_or(nz, "slot_cycle_ms", 0), 100 * json_number_value(json_array_get(d, nd ? nd - 1 : 0)),
+		(double)nd * json_num_or(nz, "slot_cycle_ms", 0),
 		!strcmp(json_string_value(json_object_get(ts, "window_from")) ?: "", "noise")
 			? "the window length and windows per attach give the least variance per "
 			  "second of run"
 			: "the window length as --window-ms asked",
-		100 * num(ts, "predicted_halfwidth"), 100 * num(ts, "target_halfwidth"));
+		100 * json_num_or(ts, "predicted_halfwidth", 0), 100 * json_num_or(ts, "target_halfwidth", 0));
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "json_read.h"
 #include "report.h"
 #include "cli_table.h"
 #include "cli_parse.h"
@@ -20,13 +21,6 @@
 
 #define SWEEP_MAX 16
 
-
-static double num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : 0.0 / 0.0;
-}
 
 /* A CSV field: the number, or nothing when it is not one (unavailable). */
 static void csv_num(FILE *f, double v)
@@ -143,34 +137,34 @@ static void sweep_row(FILE *csv, FILE *md, FILE *gp, int i, const char *val, con
 		if (!(x->flags & METRIC_SWEEP))
 			continue;
 		/* empty (CSV) or n/a (table) when unavailable */
-		csv_num(csv, num(m, summary_metric_key(x, run)));
+		csv_num(csv, json_num_of(m, summary_metric_key(x, run)));
 		if (!(x->flags & METRIC_TIME) && json_is_number(json_object_get(m, x->name)))
-			fprintf(md, " %.3f |", num(m, x->name));
+			fprintf(md, " %.3f |", json_num_of(m, x->name));
 		else if (!(x->flags & METRIC_TIME))
 			fprintf(md, " n/a |");
 	}
 	fprintf(csv, ",%s", delta ? json_string_value(json_object_get(delta, "a")) : "");
-	csv_num(csv, delta ? num(delta, "rel_delta") : 0.0 / 0.0);
-	csv_num(csv, delta ? num(delta, "ci95_lo") : 0.0 / 0.0);
-	csv_num(csv, delta ? num(delta, "ci95_hi") : 0.0 / 0.0);
+	csv_num(csv, delta ? json_num_of(delta, "rel_delta") : 0.0 / 0.0);
+	csv_num(csv, delta ? json_num_of(delta, "ci95_lo") : 0.0 / 0.0);
+	csv_num(csv, delta ? json_num_of(delta, "ci95_hi") : 0.0 / 0.0);
 	fprintf(csv, ",%s,%s\n",
 		delta && json_is_true(json_object_get(delta, "real")) ? "true" : "false", dir);
 	if (delta && json_is_number(json_object_get(delta, "ci95_lo"))) {
 		/* as summary.md prints it: more decimals for a narrow interval (icount) */
-		int pr = summary_pct_decimals(num(delta, "ci95_lo"), num(delta, "ci95_hi"));
+		int pr = summary_pct_decimals(json_num_of(delta, "ci95_lo"), json_num_of(delta, "ci95_hi"));
 
 		fprintf(md, " %+.*f%% [%+.*f%%, %+.*f%%] (%.1f%%) | %lld |",
-			pr, 100 * num(delta, "rel_delta"), pr, 100 * num(delta, "ci95_lo"),
-			pr, 100 * num(delta, "ci95_hi"), 100 * num(delta, "ci_coverage"),
+			pr, 100 * json_num_of(delta, "rel_delta"), pr, 100 * json_num_of(delta, "ci95_lo"),
+			pr, 100 * json_num_of(delta, "ci95_hi"), 100 * json_num_of(delta, "ci_coverage"),
 			json_integer_value(json_object_get(delta, "pairs")));
-		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * num(delta, "rel_delta"),
-			100 * num(delta, "ci95_lo"), 100 * num(delta, "ci95_hi"));
+		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * json_num_of(delta, "rel_delta"),
+			100 * json_num_of(delta, "ci95_lo"), 100 * json_num_of(delta, "ci95_hi"));
 	} else if (delta) {
-		fprintf(md, " %+.1f%%, no interval | %lld |", 100 * num(delta, "rel_delta"),
+		fprintf(md, " %+.1f%%, no interval | %lld |", 100 * json_num_of(delta, "rel_delta"),
 			json_integer_value(json_object_get(delta, "pairs")));
 		/* a point with no bar: too few pairs for an interval */
-		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * num(delta, "rel_delta"),
-			100 * num(delta, "rel_delta"), 100 * num(delta, "rel_delta"));
+		fprintf(gp, "%d \"%s\" %.3f %.3f %.3f\n", i, val, 100 * json_num_of(delta, "rel_delta"),
+			100 * json_num_of(delta, "rel_delta"), 100 * json_num_of(delta, "rel_delta"));
 	} else {
 		fprintf(md, " baseline | |");
 	}

@@ -23,7 +23,7 @@ enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };
 enum run_schedule { SCHEDULE_AUTO = 0, SCHEDULE_ALTERNATING, SCHEDULE_CLASSIC };
 
 struct run_opts {
-	const char *topology;      /* "veth" or "virtio" */
+	const char *topology;      /* a topology's name (run/topologies.h) */
 	const char *topologies_dir; /* where veth.sh lives */
 	const char *out_dir;       /* parent of the run directory (default "results") */
 	enum drop_mode modes[RUN_MAX_MODES]; /* the arms: each measured in every repetition */
