@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "flamegraph.h"
+#include "json_read.h"
 #include "matrix_boots.h"
 #include "matrix_entry.h"
 #include "matrix_experiments.h"
@@ -18,7 +19,7 @@
 /* the profile's check: the sender's own code must come out the same in tc's and xdpdrv's
  * profiles within this share */
 #define PROFILE_CHECK 0.2
-#include "summary.h"
+#include "summary_facts.h"
 
 #define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
 #define PROFILE_MAX_FNS 4096

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "matrix_boots.h"
+#include "json_read.h"
 #include "matrix_entry.h"
 
 #define MAX_BOOTS 8

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "summary.h"
+#include "json_read.h"
+#include "summary_words.h"
 
 const json_t *matrix_by_mode(const json_t *a, const char *mode)
 {

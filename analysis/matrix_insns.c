@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_read.h"
 #include "matrix_entry.h"
 
 #define RETIRED "retired_instructions_per_pkt"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "matrix_boots.h"
+#include "json_read.h"
 #include "matrix_entry.h"
 #include "matrix_experiments.h"
 #include "matrix_table.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 #include "plots.h"
-#include "summary.h"
+#include "json_read.h"
+#include "summary_facts.h"
 
 #include <errno.h>
 #include <limits.h>

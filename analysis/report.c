@@ -8,8 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_read.h"
 #include "metrics.h"
-#include "summary.h"
+#include "summary_facts.h"
+#include "summary_md.h"
+#include "summary_words.h"
 
 /* The checks that make a parsed JSON document an xdptc run; @r is released on failure. */
 static int check_run(json_t *r, const char *file, json_t **run, char *err, size_t errlen)

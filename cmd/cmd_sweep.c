@@ -16,7 +16,8 @@
 #include "cli_parse.h"
 #include "run.h"
 #include "sender.h"
-#include "summary.h"
+#include "summary_facts.h"
+#include "summary_words.h"
 #include "metrics.h"
 
 #define SWEEP_MAX 16

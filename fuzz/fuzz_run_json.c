@@ -12,6 +12,7 @@
 
 #include "report.h"
 #include "summary.h"
+#include "summary_md.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -26,6 +26,7 @@
 #include "matrix.h"
 #include "report.h"
 #include "summary.h"
+#include "summary_md.h"
 
 #define EXAMPLES "results/examples"
 

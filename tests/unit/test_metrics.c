@@ -20,6 +20,8 @@
 #include "trial.h"
 #include "report.h"
 #include "summary.h"
+#include "summary_facts.h"
+#include "summary_md.h"
 
 /* committed runs: veth with a rate search, virtio, veth without one, veth in the icount
  * engine with its instruction-counting plugin */

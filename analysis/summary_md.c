@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* summary_md.c: summary.md (summary_md.h): its header (what was measured where, how,
+ * and what may have disturbed it), its table of each mode's figures, then the notes,
+ * deltas and footer (summary_notes.c). */
+#include "summary_md.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "json_read.h"
+#include "metrics.h"
+#include "skb_counters_user.h"
+#include "summary_facts.h"
+#include "summary_notes.h"
+#include "summary_words.h"
+#include "window_delta.h"
+
+/* The line saying where the time metric comes from (and the engine, or the guest). */
+static void header_time_source(const struct render_ctx *rc)
+{
+	const json_t *set = rc->set;
+	const json_t *guest = rc->guest;
+	const char *timing_words = rc->timing_words;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+
+	if (summary_time_is_guest(summary_time_metric(run))) {
+		const json_t *en = json_object_get(run, "engine");
+		const char *qemu = json_str_of(en, "qemu", "?");
+		const char *args = json_str_of(en, "icount", "?");
+		const char *kern = json_str_of(en, "guest_kernel", "?");
+
+		if (guest) /* virtio: the guest is the DUT */
+			fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
+				     "%s, its virtio-net eth0 fed from this host's tap\n",
+				qemu, args, kern);
+		else /* veth: the whole experiment in the guest */
+			fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
+				     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
+				qemu, args, kern,
+				json_str_of(en, "host_cpu_model", "?"),
+				json_str_of(en, "host_kernel", "?"));
+		fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
+			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
+			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
+			     "time); %s\n",
+			summary_time_metric(run),
+			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
+				"eth0) and ksoftirqd"
+			      : "guest CPU time in ns of the sender thread (which runs the veth "
+				"receive softirq) + ksoftirqd/NAPI threads",
+			timing_words);
+	} else if (guest) {
+		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
+
+		fprintf(out, "- Guest (the DUT is its virtio-net eth0): kernel %s, %lld vCPU, %s, %s\n",
+			json_str_of(guest, "kernel_release", "?"),
+			json_integer_value(json_object_get(guest, "vcpus")),
+			json_str_of(guest, "accelerator", "?"),
+			json_str_of(guest, "qemu", "?"));
+		fprintf(out, "- Time: cpu_ns_per_pkt = host CPU time of the guest's vCPU thread over "
+			     "pkts_at_dut; %s\n", timing_words);
+		if (emulated)
+			fprintf(out, "- **These are emulation times (TCG)**: the guest's instructions "
+				     "are translated and run by qemu, so only the within-run "
+				     "comparison and the counts carry meaning, not the absolute "
+				     "nanoseconds\n");
+	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
+		const json_t *nc = json_object_get(set, "napi_cpu");
+
+		if (json_is_integer(nc) &&
+		    json_integer_value(nc) == json_integer_value(json_object_get(set, "sender_cpu")))
+			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+				     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
+				     "turns, and the thread's CPU time is the DUT's\n",
+				json_str_of(set, "napi_thread_sched", "?"),
+				json_integer_value(nc));
+		else if (json_is_integer(nc))
+			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+				     "thread (napi/DEV, %s) on CPU %lld\n",
+				json_str_of(set, "napi_thread_sched", "?"),
+				json_integer_value(nc));
+		else
+			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+				     "thread (napi/DEV, %s), kept off the sender's CPU\n",
+				json_str_of(set, "napi_thread_sched", "?"));
+		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
+			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
+			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
+			timing_words);
+	} else {
+		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
+			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
+			     "%s\n", timing_words);
+	}
+}
+
+/* One of the load notes: @fmt (with the count of trials under @key and the count of
+ * load-checked trials, both %lld) when @key counts any trial. */
+static void load_note(FILE *out, const json_t *s, const char *key, const char *fmt)
+{
+	long long n = json_integer_value(json_object_get(s, key));
+
+	if (n > 0)
+		fprintf(out, fmt, n,
+			(long long)json_integer_value(json_object_get(s, "timing_trials_load_checked")));
+}
+
+/* What may have disturbed the timing pass: steal time, other load, BPF statistics held
+ * on by someone else, the JIT off. */
+static void header_disturbances(const struct render_ctx *rc)
+{
+	const json_t *s = rc->s;
+	const char *bpf_stats_outside = rc->bpf_stats_outside;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+
+	load_note(out, s, "timing_trials_host_steal",
+		  "- **Steal time**: in %lld of %lld timing trials the hypervisor ran other "
+		  "work on this VM's CPUs for at least a quarter of the window "
+		  "(`host_steal` and `steal_ns` in run.json): the host was loaded, so "
+		  "absolute times per packet are inflated and spread wider; the paired "
+		  "deltas, which compare trials taken next to each other, are the ones to "
+		  "read\n");
+	load_note(out, s, "timing_trials_other_load",
+		  "- **Other load**: %lld of %lld timing trials ran while other work kept "
+		  "a CPU busy for at least a quarter of the window (`other_load` and "
+		  "`other_busy_ns` in run.json): such work slows the measured path (shared "
+		  "caches, memory bandwidth, the hypervisor), so absolute times per packet "
+		  "are inflated and spread wider; the paired deltas, which compare trials "
+		  "taken next to each other, are the ones to read\n");
+	if (bpf_stats_outside)
+		fprintf(out, "- **BPF statistics were on during the timing pass** (%s; xdptc "
+			     "leaves such a setting as it was): every run of a BPF program read the "
+			     "clock twice, which adds to the XDP and TC modes' time alike but not to "
+			     "mode none; the BPF-stats pass cost cannot be measured\n",
+			bpf_stats_outside);
+	{
+		long jit = (long)json_integer_value(json_object_get(
+			json_object_get(json_object_get(run, "doctor"), "sysctls"),
+			"net.core.bpf_jit_enable"));
+
+		if (json_is_integer(json_object_get(json_object_get(json_object_get(run, "doctor"),
+								    "sysctls"),
+						    "net.core.bpf_jit_enable")) && jit == 0)
+			fprintf(out, "- **The BPF JIT was off** (net.core.bpf_jit_enable=0): the drop "
+				     "programs were interpreted, several times slower than the JIT "
+				     "code a production kernel runs\n");
+	}
+}
+
+static void header_time(const struct render_ctx *rc)
+{
+	header_time_source(rc);
+	header_disturbances(rc);
+}
+
+static void header_sources(const struct render_ctx *rc)
+{
+	const json_t *modes = rc->modes;
+	const json_t *set = rc->set;
+	const json_t *cnt = rc->cnt;
+	const json_t *pmu = rc->pmu;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+
+	if (json_is_array(summary_perf_events(run))) {
+		size_t k;
+		json_t *e;
+
+		if (!json_array_size(summary_perf_events(run)))
+			fprintf(out, "- perf events: none counted (%s)\n",
+				json_str_of(set, "perf_events_reason", "?"));
+		else
+			fprintf(out, "- perf events: counted by perf stat over each timing window (its "
+				     "counters on right before the sender's window and off right after "
+				     "it, not during the settle wait) on %s; scaled by perf where "
+				     "counters were shared:",
+				json_str_of(set, "perf_scope", "?"));
+		json_array_foreach(summary_perf_events(run), k, e) {
+			const char *metric = json_str_of(e, "metric", "?");
+			char rkey[140];
+
+			snprintf(rkey, sizeof(rkey), "%s_reason", metric);
+			fprintf(out, "%s %s", k ? ";" : "",
+				json_str_of(e, "event", "?"));
+			json_array_foreach(modes, i, m)
+				if (json_is_string(json_object_get(m, rkey))) {
+					fprintf(out, " (none: %s)",
+						json_string_value(json_object_get(m, rkey)));
+					break;
+				}
+		}
+		if (json_array_size(summary_perf_events(run)))
+			fprintf(out, "\n");
+	} else {
+		fprintf(out, "- Cycles: %s\n",
+			json_is_true(json_object_get(pmu, "available"))
+				? "PMU counters (perf_event_open, all CPUs)"
+				: json_str_of(pmu, "reason", "n/a"));
+	}
+	{
+		fprintf(out, "- Counters (count pass):\n");
+		for (int k = 0; k < SKB_COUNT_NR; k++) {
+			const char *count = skb_count_name((enum skb_count)k);
+			const json_t *c = json_object_get(cnt, count);
+			const char *b = json_str_of(c, "backend", "?");
+
+			if (!strcmp(b, "unavailable"))
+				fprintf(out, "  - %s: unavailable (%s)\n", count,
+					json_str_of(c, "passed_over", ""));
+			else
+				fprintf(out, "  - %s: %s backend, %s\n", count, b,
+					json_str_of(c, "points", "?"));
+		}
+	}
+}
+
+static void render_header(const struct render_ctx *rc)
+{
+	const json_t *set = rc->set;
+	const json_t *mach = rc->mach;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	char a[48], b[48], c[48];
+
+	fprintf(out, "# xdptc run: %s topology, %s\n\n",
+		json_str_of(run, "topology", "?"),
+		json_str_of(run, "created_utc", "?"));
+	if (json_is_string(json_object_get(run, "incomplete")))
+		fprintf(out, "**INCOMPLETE RUN**: %s. The figures below cover only the trials "
+			     "measured before that.\n\n",
+			json_string_value(json_object_get(run, "incomplete")));
+	/* the answer first, in words, built only from the figures below */
+	if (summary_headline(run, out))
+		fprintf(out, "\n");
+	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
+		json_str_of(mach, "cpu_model", "?"),
+		json_integer_value(json_object_get(mach, "cpus")),
+		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
+		json_str_of(mach, "kernel_release", "?"),
+		json_str_of(mach, "arch", ""));
+	{
+		const json_t *rate = json_object_get(set, "rate_pps");
+		char r[48];
+
+		/* the alternating pass's blocks are its repetitions; its windows its own */
+		fprintf(out, window_run(run)
+			? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
+			  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
+			  "(below) and %lld repetitions of the others, in shuffled order (seed "
+			  "%lld)\n"
+			: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
+			  "of %s; %lld repetitions of the timing pass and %lld of the count and "
+			  "BPF-statistics passes, in shuffled order (seed %lld)\n",
+			json_str_of(set, "sender", "?"),
+			json_integer_value(json_object_get(set, "sender_cpu")),
+			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
+								 summary_fmt_count(c, sizeof(c), rate)), r)
+						     : "unpaced",
+			summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+			summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+			json_integer_value(json_object_get(set, "reps")),
+			json_integer_value(json_object_get(set, "count_reps")),
+			json_integer_value(json_object_get(set, "seed")));
+	}
+	window_schedule_md(run, out);
+	header_time(rc);
+	header_sources(rc);
+}
+
+/* The rows of the run's time metric: median (min-max), and its coefficient of variation. */
+static void time_rows(FILE *out, const json_t *modes, const char *tm)
+{
+	char label[96], key[64];
+
+	snprintf(label, sizeof(label), "%s, median (min-max)", tm);
+	summary_row(out, modes, label, tm, METRIC_FMT_RANGE);
+	snprintf(label, sizeof(label), "%s coefficient of variation", tm);
+	summary_row(out, modes, label, summary_time_key(key, sizeof(key), tm, "_cv"), METRIC_FMT_2SIG);
+}
+
+/* The rows of the run's perf events (each E_per_pkt, how much of the window perf counted
+ * where it multiplexed, ipc), or of a run before perf stat its cycles and instructions. */
+static void perf_rows(FILE *out, const json_t *modes, const json_t *run)
+{
+	size_t i, k;
+	json_t *m, *e;
+
+	if (!json_is_array(summary_perf_events(run))) {
+		summary_row(out, modes, "cycles_per_pkt", "cycles_per_pkt", METRIC_FMT_1DP);
+		if (strcmp(summary_time_metric(run), "instructions_per_pkt"))
+			summary_row(out, modes, "instructions_per_pkt", "instructions_per_pkt", METRIC_FMT_1DP);
+		return;
+	}
+	json_array_foreach(summary_perf_events(run), k, e) {
+		const char *metric = json_str_of(e, "metric", "?");
+		char label[160], key[128];
+		bool shared = false;
+
+		snprintf(label, sizeof(label), "%s (perf stat), median (min-max)", metric);
+		summary_row(out, modes, label, metric, METRIC_FMT_RANGE);
+		snprintf(key, sizeof(key), "%s_min_pct_running", metric);
+		json_array_foreach(modes, i, m)
+			shared |= json_number_value(json_object_get(m, key)) < 100 &&
+				  json_is_number(json_object_get(m, key));
+		if (shared) { /* multiplexed: perf scaled the counts */
+			snprintf(label, sizeof(label), "%s: lowest %% of the window counted "
+						       "(perf scaled it)", metric);
+			summary_row(out, modes, label, key, METRIC_FMT_1DP);
+		}
+	}
+	json_array_foreach(modes, i, m)
+		if (json_is_number(json_object_get(m, "ipc"))) {
+			summary_row(out, modes, "ipc (instructions per cycle, perf stat)", "ipc", METRIC_FMT_3DP);
+			break;
+		}
+}
+
+/* summary.md's table: a column per mode, a row per metric of the metric table that has
+ * a label (rate-search rows only when the run searched), in the table's order. */
+static void render_table(const struct render_ctx *rc)
+{
+	const json_t *modes = rc->modes;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	size_t i;
+	json_t *m;
+
+	fprintf(out, "\n| metric |");
+	json_array_foreach(modes, i, m)
+		fprintf(out, " %s |", json_string_value(json_object_get(m, "mode")));
+	fprintf(out, "\n|---|");
+	json_array_foreach(modes, i, m)
+		fprintf(out, "---|");
+	fprintf(out, "\n");
+	for (const struct metric *x = metrics; x->name; x++) {
+		if (x->flags & METRIC_TIME)
+			time_rows(out, modes, summary_time_metric(run));
+		else if (x->flags & METRIC_PERF)
+			perf_rows(out, modes, run);
+		else if (x->flags & METRIC_INSNS) {
+			if (x->label && summary_has_insns(run))
+				summary_row(out, modes, x->label, x->name, x->format);
+		} else if (!x->label || ((x->flags & METRIC_RATE) && !json_object_get(run, "max_rate")))
+			continue;
+		else if (x->format == METRIC_FMT_OBSERVER)
+			summary_observer_row(out, modes, x->label, x->name);
+		else
+			summary_row(out, modes, x->label, x->name, x->format);
+	}
+
+}
+
+int summary_render_md(const json_t *run, FILE *out)
+{
+	struct render_ctx rc = { .run = run, .out = out };
+
+	rc.s = json_object_get(run, "summary");
+	rc.modes = json_object_get(rc.s, "modes");
+	rc.set = json_object_get(run, "settings");
+	rc.mach = json_object_get(run, "machine");
+	rc.caps = json_object_get(run, "capabilities");
+	rc.cnt = json_object_get(rc.caps, "counters");
+	rc.pmu = json_object_get(rc.caps, "pmu");
+	rc.guest = json_object_get(run, "guest");
+	rc.bpf_stats_outside = summary_bpf_stats_outside(run);
+	rc.timing_words = rc.bpf_stats_outside
+		? "timing pass with no tracing, but with BPF statistics on (see below)"
+		: "timing pass with no tracing and BPF statistics off";
+	if (!json_is_array(rc.modes) || !rc.set || !rc.mach)
+		return -EINVAL;
+	render_header(&rc);  /* the answer, the machine, settings, sources */
+	render_table(&rc);   /* one column per mode */
+	summary_notes_render(&rc);   /* loss, rate search, its checks, conservation */
+	summary_cross_check_render(&rc);
+	summary_deltas_render(&rc);  /* the paired deltas, the noise floor */
+	summary_footer_render(&rc);  /* how to read the rest */
+	return 0;
+}
