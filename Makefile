@@ -90,7 +90,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all plugin FORCE deps run-veth run-virtio sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all plugin FORCE deps sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -156,26 +156,27 @@ $(BUILD)/tests/%: tests/integration/%.c tests/integration/*.h $(LIB_OBJ) $(BUILD
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 
-run-veth: switches deps
+# what a run needs built first (with the plugin $(1) where the run needs one), said when
+# there is nothing built yet
+define build_first
 	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all $(ICOUNT_PLUGIN)
-	$(strip $(BUILD)/xdptc run --topology veth $(RUN_ARGS))
+	@$(MAKE) --no-print-directory -s all $(1)
+endef
 
-run-virtio: switches deps
-	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all $(ICOUNT_PLUGIN)
-	$(strip $(BUILD)/xdptc run --topology virtio $(RUN_ARGS))
+# make run-NAME: a run on topology NAME (run-veth, run-virtio: every topology of
+# run/topology.h's list; xdptc refuses a name that is none)
+run-%: switches deps
+	$(call build_first,$(ICOUNT_PLUGIN))
+	$(strip $(BUILD)/xdptc run --topology $* $(RUN_ARGS))
 
 # the icount engine's comparison on each of KERNELS (default one per series), side by side
 matrix: deps
-	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all plugin
+	$(call build_first,plugin)
 	$(strip $(BUILD)/xdptc matrix $(MATRIX_ARGS))
 
 # SWEEP=size or sender (default sender): a series of runs, side by side
 sweep-veth: switches deps
-	@test -x $(BUILD)/xdptc || echo "make: building $(BUILD)/xdptc first (BPF objects, skeletons, the loader; about 15 s)" >&2
-	@$(MAKE) --no-print-directory -s all $(ICOUNT_PLUGIN)
+	$(call build_first,$(ICOUNT_PLUGIN))
 	$(strip $(BUILD)/xdptc sweep --over $(or $(SWEEP),sender) --topology veth $(RUN_ARGS))
 
 # The integration tests run the way a freshly booted machine presents itself (each in a

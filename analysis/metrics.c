@@ -195,14 +195,6 @@ const struct metric metrics[] = {
 	{ NULL },
 };
 
-const struct metric *metric_find(const char *name)
-{
-	for (const struct metric *m = metrics; m->name; m++)
-		if (!strcmp(m->name, name))
-			return m;
-	return NULL;
-}
-
 void md_cell(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {

@@ -82,9 +82,6 @@ struct metric {
  * whose name is NULL. */
 extern const struct metric metrics[];
 
-/* metric_find - the row named @name, or NULL. */
-const struct metric *metric_find(const char *name);
-
 /* md_cell - @s as one Markdown table cell on @f ("|" escaped, a newline a space; NULL
  * nothing). */
 void md_cell(FILE *f, const char *s);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_list.h"
+#include "run_opts.h"
 #include "sender.h"
 
 int parse_count(const char *s, uint64_t max, uint64_t *out)
@@ -47,25 +49,16 @@ int parse_port(const char *s, uint16_t *out)
 
 int parse_modes(const char *s, enum drop_mode *out, int max)
 {
-	char buf[256], *tok, *save = NULL;
-	int n = 0;
+	const char *names[MODE_NR];
+	int idx[MODE_NR];
+	int n;
 
-	if (!s || !*s || strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		enum drop_mode m;
-
-		if (drop_mode_parse(tok, &m))
-			return -EINVAL;
-		for (int i = 0; i < n; i++)
-			if (out[i] == m)
-				return -EINVAL;
-		if (n == max)
-			return -E2BIG;
-		out[n++] = m;
-	}
-	return n ? n : -EINVAL;
+	for (int m = 0; m < MODE_NR; m++)
+		names[m] = drop_mode_name((enum drop_mode)m);
+	n = name_list_parse(s, names, MODE_NR, idx, max < MODE_NR ? max : MODE_NR);
+	for (int i = 0; i < n; i++)
+		out[i] = (enum drop_mode)idx[i];
+	return n;
 }
 
 int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VALUE_LEN], int max)
@@ -115,4 +108,21 @@ void cli_count_words(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%lluk", (unsigned long long)(v / 1000ull));
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+const char *cli_packets_range(void)
+{
+	static char buf[48];
+	uint64_t p = 1;
+
+	for (int i = 0; i < RUN_PACKETS_MAX_EXP10; i++)
+		p *= 10;
+	_Static_assert(RUN_PACKETS_MAX_EXP10 >= 1, "10^N");
+	if (p != RUN_PACKETS_MAX) /* not a power of ten: the number itself */
+		snprintf(buf, sizeof(buf), "%llu to %llu", (unsigned long long)RUN_PACKETS_MIN,
+			 (unsigned long long)RUN_PACKETS_MAX);
+	else
+		snprintf(buf, sizeof(buf), "%llu to 10^%d", (unsigned long long)RUN_PACKETS_MIN,
+			 RUN_PACKETS_MAX_EXP10);
+	return buf;
 }

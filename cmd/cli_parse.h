@@ -41,4 +41,8 @@ int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VAL
  * 200000, "1M", "21"; into @buf. */
 void cli_count_words(uint64_t v, char *buf, size_t len);
 
+/* cli_packets_range - "1 to 10^12": the range of --packets (RUN_PACKETS_MIN to
+ * RUN_PACKETS_MAX, run_opts.h), for help texts and refusals; a static buffer. */
+const char *cli_packets_range(void);
+
 #endif

@@ -435,8 +435,14 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 			m->modes = optarg;
 			break;
 		case 'n':
-			if (parse_count(optarg, 1000000000ull, &m->packets) || m->packets < 1000)
-				return bad_value("--packets", optarg, "1000 or more");
+			if (parse_count(optarg, RUN_PACKETS_MAX, &m->packets) ||
+			    m->packets < RUN_PACKETS_MIN) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "a packet count from %s, as `xdptc "
+					 "run --packets`", cli_packets_range());
+				return bad_value("--packets", optarg, what);
+			}
 			break;
 		case 'r':
 		case OPT_COUNT_REPS:

@@ -55,7 +55,7 @@ static struct cli_opt run_opts_table[] = {
 	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
 	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
 	{ "packets", OPT_PACKETS, "N", "packets per trial of the count, BPF-statistics and "
-	  "profile passes, and of the timing pass under --schedule classic; 1 to 10^12, k/M/G "
+	  "profile passes, and of the timing pass under --schedule classic; RANGE, k/M/G "
 	  "suffixes allowed",
 	  "per topology", "PACKETS",
 	  .brief = "packets per trial (k/M/G suffixes; the alternating timing pass sizes its "
@@ -230,6 +230,14 @@ __attribute__((constructor)) static void run_opts_table_topologies(void)
 				 topology_names(0, NULL, "` / `run-", NULL));
 			x->brief = brief;
 		} else if (!strcmp(x->name, "packets")) {
+			static char help[512];
+			const char *at = strstr(x->help, "RANGE");
+
+			if (at) { /* the range, from its one definition (run_opts.h) */
+				snprintf(help, sizeof(help), "%.*s%s%s", (int)(at - x->help), x->help,
+					 cli_packets_range(), at + 5);
+				x->help = help;
+			}
 			x->deflt = default_words(offsetof(struct topology_defaults, packets), false);
 		} else if (!strcmp(x->name, "reps")) {
 			x->deflt = default_words(offsetof(struct topology_defaults, reps), true);
@@ -420,8 +428,14 @@ static int run_opt_apply(struct run_parse *p, int c)
 		p->guest_kernel_set = 1;
 		break;
 	case OPT_PACKETS:
-		if (parse_count(optarg, 1000000000000ull, &p->o.packets) || !p->o.packets)
-			return bad_value("--packets", optarg, "a packet count from 1 to 10^12 such as 1M");
+		if (parse_count(optarg, RUN_PACKETS_MAX, &p->o.packets) ||
+		    p->o.packets < RUN_PACKETS_MIN) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "a packet count from %s such as 1M",
+				 cli_packets_range());
+			return bad_value("--packets", optarg, what);
+		}
 		p->packets_set = 1;
 		break;
 	case 'r':
@@ -442,7 +456,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 		p->o.nmodes = n;
 		break;
 	case 'w':
-		if (parse_count(optarg, 1000000000000ull, &p->warmup))
+		if (parse_count(optarg, RUN_PACKETS_MAX, &p->warmup))
 			return bad_value("--warmup", optarg, "a packet count");
 		break;
 	case OPT_CPU:

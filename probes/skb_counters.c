@@ -11,6 +11,7 @@
 
 #include "bpf_log.h"
 #include "kallsyms.h"
+#include "name_list.h"
 #include "percpu_array.h"
 #include "skb_counters.skel.h"
 
@@ -44,27 +45,12 @@ const char *skb_count_name(enum skb_count k)
 
 int parse_counter_backends(const char *s, int order[BACKEND_NR + 1])
 {
-	char buf[128], *tok, *save = NULL;
-	int n = 0;
+	int n = name_list_parse(s, backend_names, BACKEND_NR, order, BACKEND_NR);
 
-	if (!s || !*s || strlen(s) >= sizeof(buf))
+	if (n < 0)
 		return -EINVAL;
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int b = -1;
-
-		for (int i = 0; i < BACKEND_NR; i++)
-			if (!strcmp(tok, backend_names[i]))
-				b = i;
-		for (int i = 0; i < n; i++)
-			if (order[i] == b)
-				b = -1;
-		if (b < 0 || n == BACKEND_NR)
-			return -EINVAL;
-		order[n++] = b;
-	}
 	order[n] = BACKEND_NONE;
-	return n ? n : -EINVAL;
+	return n;
 }
 
 uint64_t skb_count_value(const uint64_t slots[CNT_NR], enum skb_count k, int backend)

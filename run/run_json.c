@@ -315,7 +315,7 @@ json_t *settings_json(const struct run_opts *o)
 json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote,
 			  const struct dut_counters_info *ci, const char *time_key)
 {
-	json_t *caps = json_object(), *pmu_j = json_object(), *cnt_j = json_object();
+	json_t *caps = json_object(), *pmu_j = json_object(), *cnt_j;
 
 	/* hardware events counting per task (doctor's perf stat try); what each asked-for
 	 * event gave is in every timing trial's "perf" */
@@ -328,7 +328,6 @@ json_t *capabilities_json(bool have_pmu, const char *pmu_why, bool remote,
 				? "guest_instructions_per_pkt (guest CPU time at -icount shift=0: 1 ns = 1 instruction)"
 				: remote ? "cpu_ns_per_pkt (host CPU time of the guest's vCPU thread)"
 				: "cpu_ns_per_pkt (per-task CPU time, schedstat)"));
-	json_decref(cnt_j);
 	cnt_j = counters_plan_to_json(&ci->plan);
 	json_object_del(cnt_j, "ok");
 	json_object_set_new(caps, "counters", cnt_j);

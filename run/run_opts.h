@@ -15,6 +15,12 @@
 
 #define RUN_MAX_MODES REPORT_MAX_ARMS
 
+/* --packets (and --warmup's most): packets per window, for `xdptc run` and `xdptc
+ * matrix` alike; the help texts and refusals say the range from these */
+#define RUN_PACKETS_MIN 1ull
+#define RUN_PACKETS_MAX_EXP10 12 /* 10^12 */
+#define RUN_PACKETS_MAX 1000000000000ull
+
 /* where the experiment runs: on this machine, or inside a qemu icount guest */
 enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };
 
@@ -24,21 +30,24 @@ enum run_schedule { SCHEDULE_AUTO = 0, SCHEDULE_ALTERNATING, SCHEDULE_CLASSIC };
 
 struct run_opts {
 	const char *topology;      /* a topology's name (run/topologies.h) */
-	const char *topologies_dir; /* where veth.sh lives */
+	const char *topologies_dir; /* where the topologies' scripts live */
 	const char *out_dir;       /* parent of the run directory (default "results") */
 	enum drop_mode modes[RUN_MAX_MODES]; /* the arms: each measured in every repetition */
 	int nmodes;
 	int aa_arm;                /* the A/A twin of arm 0 (same mode, "MODE-aa"), or -1 */
-	uint64_t packets;          /* per measured window (default 200,000; virtio 50,000) */
+	uint64_t packets;          /* per measured window (default: the topology's, per engine:
+				    * struct topology_desc) */
 	uint64_t warmup;           /* packets before each window (default 10% of packets) */
-	int reps;                  /* repetitions of the timing pass (default 21; virtio 10) */
-	int count_reps;            /* repetitions of the count and bpfstats passes (default 3) */
+	int reps;                  /* repetitions of the timing pass (default: the topology's) */
+	int count_reps;            /* repetitions of the count and bpfstats passes (default 3;
+				    * icount 2) */
 	uint16_t port;             /* UDP port dropped (default 9999) */
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
 	int sender_cpu;            /* default: the last online CPU */
 	bool sender_cpu_set;       /* --cpu given: the icount engine's inner run keeps it;
 				    * else it takes its own machine's last CPU */
-	uint64_t rate_pps;         /* sender pace, packets/s; 0 = as fast as possible */
+	uint64_t rate_pps;         /* sender pace, packets/s; 0 = as fast as possible (default:
+				    * the topology's) */
 	const int *counter_order;  /* counter backends to try (NULL: kprobe, fentry, tracepoint) */
 	bool cross_check;          /* count pass: every working backend at once */
 	bool flame;                /* profile pass: a flame graph per mode (perf record) */
@@ -49,13 +58,15 @@ struct run_opts {
 				    * 50,000 or --packets if more) */
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
-	bool threaded_napi;        /* veth: the DUT's NAPI in its own kernel thread */
+	bool threaded_napi;        /* the DUT's NAPI in its own kernel thread (a topology that
+				    * allows it: TOPOLOGY_THREADED_NAPI) */
 	int napi_cpu;              /* ... pinned to this CPU; -1 (default): any CPU but the
 				    * sender's */
 #define NAPI_CPU_SENDER (-2)       /* while parsing: --napi-cpu sender */
 	char *dir_out;             /* when set: the run directory is written here */
 	size_t dir_out_len;
-	uint64_t seed;             /* the trial order's shuffle (default: time) */
+	uint64_t seed;             /* the trial order's shuffle (default: the time; `xdptc
+				    * matrix` gives its runs 1) */
 	int engine;                /* enum run_engine */
 	bool inside_icount;        /* this process runs inside the icount guest (the
 				    * engine's inner run): time is instructions */
@@ -72,7 +83,7 @@ struct run_opts {
 	double window_ms;          /* alternating: the window's length, ms; 0: chosen from
 				    * the noise */
 	int windows_per_attach;    /* alternating: windows per attach; 0: chosen */
-	double timing_budget_s;    /* alternating: the timing pass's time, s (default 30) */
+	double timing_budget_s;    /* alternating: the timing pass's time, s (default 48) */
 	double target_halfwidth;   /* alternating: the A/A half-width the rounds aim at
 				    * (default 0.005: 0.5%) */
 	const char *pmu_events;    /* perf events counted by perf stat in the timing pass, a

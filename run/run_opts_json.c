@@ -124,8 +124,8 @@ int run_opts_from_json(const json_t *j, struct run_opts *o, char *err, size_t er
 		return -EINVAL;
 	}
 	e |= int_field(j, "aa_arm", -1, RUN_MAX_MODES - 1, &v[0], err, errlen);
-	e |= int_field(j, "packets", 1, 1000000000000ll, &v[1], err, errlen);
-	e |= int_field(j, "warmup", 0, 1000000000000ll, &v[2], err, errlen);
+	e |= int_field(j, "packets", (long long)RUN_PACKETS_MIN, (long long)RUN_PACKETS_MAX, &v[1], err, errlen);
+	e |= int_field(j, "warmup", 0, (long long)RUN_PACKETS_MAX, &v[2], err, errlen);
 	e |= int_field(j, "reps", 2, 100, &v[3], err, errlen);
 	e |= int_field(j, "count_reps", 1, 100, &v[4], err, errlen);
 	e |= int_field(j, "port", 1, 65535, &v[5], err, errlen);

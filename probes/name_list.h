@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* name_list.h: a comma list of distinct names from a table ("tc,xdpdrv",
+ * "fentry,tracepoint"): the one parser of the options that take one. */
+#ifndef XDPTC_NAME_LIST_H
+#define XDPTC_NAME_LIST_H
+
+/* name_list_parse - the indices in @names (@nnames of them) of the comma list @s, in its
+ * order, into @out (at most @max). Returns how many, -EINVAL for an empty list, an
+ * unknown or repeated name, or a list of 255 bytes or more, -E2BIG for more than @max. */
+int name_list_parse(const char *s, const char *const *names, int nnames, int *out, int max);
+
+#endif
