@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "claims_expr.h"
+#include "stats.h"
 
 struct parser {
 	struct claims *cl;
@@ -215,13 +216,6 @@ static double json_ref(struct parser *p, const char *name)
 	return n == 1 ? v[0] : NAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* NAME:PATH at p->s, its values into @v; returns how many (0: failed, said why) */
 static int refs_arg(struct parser *p, const char *fn, double *v)
 {
@@ -273,7 +267,7 @@ static double aggregate(struct parser *p, const char *fn)
 	p->s++;
 	if (!n)
 		return NAN;
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	qsort(v, (size_t)n, sizeof(v[0]), stats_cmp_double);
 	if (!strcmp(fn, "minof") || !strcmp(fn, "minratio"))
 		r = v[0];
 	else if (!strcmp(fn, "maxof") || !strcmp(fn, "maxratio"))

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Total order for qsort: NaN sorts above everything, including +inf. */
-static int cmp_double(const void *pa, const void *pb)
+int stats_cmp_double(const void *pa, const void *pb)
 {
 	double x = *(const double *)pa;
 	double y = *(const double *)pb;
@@ -23,7 +22,7 @@ static int cmp_double(const void *pa, const void *pb)
 
 static void sort_doubles(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), stats_cmp_double);
 }
 
 /* Sorted copy of v, or NULL on n == 0 / allocation failure / overflow. */

@@ -34,6 +34,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* stats_cmp_double - qsort's comparison of two doubles in increasing order, a total
+ * order: NaN sorts above everything, including +inf. */
+int stats_cmp_double(const void *a, const void *b);
+
 /*
  * stats_median - median of v[0..n-1].
  * @v: values (not modified; a sorted copy is made internally).

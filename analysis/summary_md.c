@@ -12,7 +12,7 @@
 
 #include "json_read.h"
 #include "metrics.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 #include "summary_facts.h"
 #include "summary_notes.h"
 #include "summary_words.h"

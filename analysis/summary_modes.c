@@ -12,7 +12,7 @@
 
 #include "json_read.h"
 #include "metrics.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 #include "stats.h"
 #include "summary_facts.h"
 

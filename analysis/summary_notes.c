@@ -9,7 +9,7 @@
 
 #include "json_read.h"
 #include "metrics.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 #include "summary_facts.h"
 #include "summary_words.h"
 #include "window_delta.h"

@@ -64,7 +64,7 @@ bool window_run(const json_t *run)
 }
 
 /* Window @i's time per packet of @w, or NaN when it is not valid. */
-static double per_pkt(const json_t *w, size_t i)
+static double window_per_pkt(const json_t *w, size_t i)
 {
 	double pkts = json_number_value(json_array_get(json_object_get(w, "pkts"), i));
 	double cpu = json_number_value(json_array_get(json_object_get(w, "cpu_ns"), i));
@@ -93,7 +93,7 @@ long window_pairs(const json_t *run, const char *a, const char *b, double **d, s
 		size_t nb = json_array_size(json_object_get(wb, "pkts"));
 
 		for (size_t k = 0; k < na && k < nb; k++) {
-			double va = per_pkt(wa, k), vb = per_pkt(wb, k);
+			double va = window_per_pkt(wa, k), vb = window_per_pkt(wb, k);
 
 			if (!isfinite(va) || !isfinite(vb))
 				continue;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * window_delta.h: the time metric's delta of an alternating timing pass, from the
- * windows each of its trials lists (run.json "windows"; cmd/run_timing.h): window i of
+ * windows each of its trials lists (run.json "windows", docs/run-json.md): window i of
  * arm A and window i of arm B in the same block are a pair (the same round, the same place
  * in their visits); each pair's log ratio ln((cpu_b / pkts_b) / (cpu_a / pkts_a)); the
  * blocks' estimates and the interval over them as block_delta.h computes them.

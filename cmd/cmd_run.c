@@ -17,7 +17,7 @@
 #include "run.h"
 #include "run_opts_json.h"
 #include "topologies.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 #include "sender.h"
 #include "cli.h"

@@ -19,7 +19,7 @@
 #include "drop_prog.h"
 #include "run.h"
 #include "sender.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 #define FUZZ_MAX_INPUT 1024
 

@@ -18,7 +18,7 @@
 #include "drop_prog.h"
 #include "netns.h"
 #include "perf_stat.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 static void item(json_t *items, const char *name, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

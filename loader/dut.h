@@ -33,7 +33,7 @@
 #include "insn_window.h"
 #include "drop_prog.h"
 #include "netdev_stats.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 /* What a snapshot reads: a pass's figures (the values match enum trial_pass's), or for
  * the settle wait between windows only the packet counters (verdicts, rx), so that its

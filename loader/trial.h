@@ -19,7 +19,7 @@
 #include "dut.h"
 #include "perf_stat.h"
 #include "sender.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 #include "trial_result.h"
 
 /* trial_pass_name - "timing", "count", "bpfstats", "profile". */

@@ -17,7 +17,7 @@
 #include "dut.h"
 #include "perf_stat.h"
 #include "sender.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 enum trial_pass { PASS_TIMING = DUT_PASS_TIMING, PASS_COUNT = DUT_PASS_COUNT,
 		  PASS_BPFSTATS = DUT_PASS_BPFSTATS,

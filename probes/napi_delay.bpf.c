@@ -17,7 +17,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "napi_delay.h"
+#include "napi_delay_shared.h"
 
 __u32 napi_pids[NAPI_DELAY_MAX_PIDS] = {};     /* 0: unused slot */
 __u64 wait_since_ns[NAPI_DELAY_MAX_PIDS] = {}; /* 0: not waiting */

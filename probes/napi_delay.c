@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#include "napi_delay_user.h"
+#include "napi_delay.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>

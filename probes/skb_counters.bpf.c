@@ -20,7 +20,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "skb_counters.h"
+#include "skb_counters_shared.h"
 
 const volatile __u32 dut_ifindex = 0;
 const volatile __u32 dut_netns_ino = 0;

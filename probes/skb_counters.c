@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "dut.h"
-#include "napi_delay_user.h"
+#include "napi_delay.h"
 #include "perf_stat.h"
 #include "run_insns.h"
 #include "run_opts.h"

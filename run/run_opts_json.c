@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sender.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 #define OPTS_SCHEMA "xdptc.run-options/1"
 

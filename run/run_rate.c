@@ -10,7 +10,7 @@
  *     the answer is the rate the pair saturates at, measured in interleaved rounds;
  *   - on a CPU of its own (--threaded-napi): a bisection between a lossless and a lossy
  *     rate, checked by repeats; trials whose loss a scheduling stall of the DUT's NAPI
- *     thread explains (napi_delay_user.h) are set aside and repeated.
+ *     thread explains (napi_delay.h) are set aside and repeated.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "napi_delay_user.h"
+#include "napi_delay.h"
 #include "stats.h"
 #include "rate_search.h"
 #include "run_arms.h"

@@ -40,13 +40,6 @@ static double ms_since(uint64_t t0)
 	return (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e6;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* 1.4826 x the median absolute deviation of v[0..n-1] (v reordered): a standard
  * deviation that a few outlying windows (an interrupt, a preemption) do not move. */
 static double robust_sd(double *v, size_t n)
@@ -57,7 +50,7 @@ static double robust_sd(double *v, size_t n)
 		free(dev);
 		return NAN;
 	}
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), stats_cmp_double);
 	med = stats_median(v, n);
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(v[i] - med);

@@ -29,7 +29,7 @@
 #include "netns.h"
 #include "rx_path.h"
 #include "sender.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 #include "tc_drop.skel.h"
 #include "udp_sender.h"
 #include "test_main.h"

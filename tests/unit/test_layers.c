@@ -152,22 +152,17 @@ struct folder {
 	int n;
 };
 
-/* The unit of file @f of folder @dir ("trial.c", "trial.h": "trial"; "x.bpf.c" and the
- * header it shares with user space, "x.h": "x"; the user side "x.c" beside an
- * "x_user.h", the libbpf-tools way: "x_user"). */
-static void unit_of(const char *dir, const char *f, char *out, size_t len)
+/* The unit of file @f ("trial.c", "trial.h": "trial"; a BPF object "x.bpf.c": "x", the
+ * unit of its loader "x.c"; what the two share is "x_shared.h", a unit of its own). */
+static void unit_of(const char *f, char *out, size_t len)
 {
 	size_t n = strlen(f);
-	char user_h[128];
 
 	if (n > 6 && !strcmp(f + n - 6, ".bpf.c"))
 		n -= 6;
 	else if (n > 2 && f[n - 2] == '.')
 		n -= 2;
 	snprintf(out, len, "%.*s", (int)n, f);
-	snprintf(user_h, sizeof(user_h), "%s_user.h", out);
-	if (f[strlen(f) - 1] == 'c' && strcmp(f + strlen(f) - 6, ".bpf.c") && exists(dir, user_h))
-		snprintf(out, len, "%.*s_user", (int)n, f);
 }
 
 static int unit_index(struct folder *fo, const char *u)
@@ -229,7 +224,7 @@ static void test_no_circle_inside_a_folder(void **state)
 
 			if (n < 3 || (strcmp(de->d_name + n - 2, ".c") && strcmp(de->d_name + n - 2, ".h")))
 				continue;
-			unit_of(layers[l], de->d_name, u, sizeof(u));
+			unit_of(de->d_name, u, sizeof(u));
 			a = unit_index(&fo, u);
 			snprintf(path_, sizeof(path_), "%s/%s", layers[l], de->d_name);
 			f = fopen(path_, "r");
@@ -240,7 +235,7 @@ static void test_no_circle_inside_a_folder(void **state)
 				if (sscanf(line, "#include \"%255[^\"]\"", h) != 1 ||
 				    !exists(layers[l], h))
 					continue;
-				unit_of(layers[l], h, hu, sizeof(hu));
+				unit_of(h, hu, sizeof(hu));
 				b = unit_index(&fo, hu);
 				if (b != a && !fo.edge[a][b]) {
 					fo.edge[a][b] = true;

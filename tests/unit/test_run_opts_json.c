@@ -15,7 +15,7 @@
 
 #include "run_opts_json.h"
 #include "sender.h"
-#include "skb_counters_user.h"
+#include "skb_counters.h"
 
 static void test_round_trip(void **state)
 {
