@@ -612,3 +612,23 @@ static int write_plot(const json_t *matrix, const char *dir)
 	fclose(gp);
 	return total;
 }
+
+/* matrix.md and the plots in @dir from matrix.json @j. Returns 0 or 1 (said why). */
+int matrix_write_files(const json_t *j, const char *dir)
+{
+	char path[PATH_MAX + 32], cmd[PATH_MAX + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/matrix.md", dir);
+	f = fopen(path, "w");
+	if (!f || matrix_write_md(j, f) || fclose(f)) {
+		fprintf(stderr, "xdptc matrix: cannot write %s\n", path);
+		return 1;
+	}
+	if (matrix_write_plot(j, dir) > 0) {
+		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot matrix-delta.gp 2>/dev/null", dir);
+		if (system(cmd))
+			fprintf(stderr, "xdptc matrix: the plots were not drawn (gnuplot failed)\n");
+	}
+	return 0;
+}

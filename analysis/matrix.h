@@ -58,4 +58,9 @@ int matrix_write_md(const json_t *matrix, FILE *out);
  * first plot, or -errno. */
 int matrix_write_plot(const json_t *matrix, const char *dir);
 
+/* matrix_write_files - matrix.md and the delta plots (gnuplot) into @dir from matrix.json
+ * @matrix. Returns 0, or 1 when matrix.md cannot be written (said on stderr; a plot that
+ * gnuplot cannot draw is said and left out). */
+int matrix_write_files(const json_t *matrix, const char *dir);
+
 #endif

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #define RUN_SCHEMA "xdptc.run/1"
-/* the most arms a run measures (cmd/run.h's RUN_MAX_MODES is this) */
+/* the most arms a run measures (run/run_opts.h's RUN_MAX_MODES is this) */
 #define REPORT_MAX_ARMS 8
 
 /*

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "drop_prog.h"
+#include "sweep.h" /* SWEEP_VALUE_LEN */
 
 /* parse_count - a non-negative integer with an optional k (1e3), M (1e6) or G (1e9)
  * suffix: "1000000", "1M", "250k". Returns 0, or -EINVAL (not a number, trailing
@@ -28,7 +29,6 @@ int parse_modes(const char *s, enum drop_mode *out, int max);
  * exists is for topologies/guest_kernel.sh to say. Returns true or false. */
 bool guest_kernel_spec_ok(const char *s);
 
-#define SWEEP_VALUE_LEN 32
 
 /* parse_sweep_values - `xdptc sweep --values`: a comma list of payload sizes (@over
  * "size", 0-1472 with parse_count's suffixes) or sender kinds (@over "sender"), at most
