@@ -257,12 +257,119 @@ static void test_no_circle_inside_a_folder(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* ---- cmd/ is the CLI only; no branch on a topology's name ---- */
+
+/* Every file of cmd/ is the CLI's: xdptc.c, a command (cmd_*.c) or the CLI's own
+ * (cli*.c, cli*.h); the run driver is run/'s. */
+static void test_cmd_is_the_cli(void **state)
+{
+	DIR *d = opendir("cmd");
+	struct dirent *de;
+	int files = 0, bad = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (n[0] == '.')
+			continue;
+		files++;
+		if (strcmp(n, "xdptc.c") && strncmp(n, "cmd_", 4) && strncmp(n, "cli", 3)) {
+			fprintf(stderr, "cmd/%s is not the CLI's (xdptc.c, cmd_*.c, cli*)\n", n);
+			bad++;
+		}
+	}
+	closedir(d);
+	printf("# %d files in cmd/, %d not the CLI's\n", files, bad);
+	assert_true(files > 10);
+	assert_int_equal(bad, 0);
+}
+
+/* The topologies' names, from run/topology.h's TOPOLOGY_LIST rows ("\tX(veth) \"). */
+static int topology_names_read(char names[][32], int max)
+{
+	FILE *f = fopen("run/topology.h", "r");
+	char line[256];
+	int n = 0;
+	bool in = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "#define TOPOLOGY_LIST(X)"))
+			in = true;
+		else if (in && sscanf(line, " X(%31[a-z0-9_])", names[n]) == 1 && n < max)
+			n++;
+		else if (in)
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+/* A topology's name as a string literal ("veth") appears in no source of cmd/, run/,
+ * loader/ or analysis/ but its own descriptor (run/topology_NAME.c) and the matrix's
+ * experiments table (analysis/matrix_experiments.c: data naming each experiment's
+ * topology): what differs between topologies is the descriptor's, never a branch on the
+ * name. */
+static void test_no_branch_on_a_topology_name(void **state)
+{
+	static const char *const dirs[] = { "cmd", "run", "loader", "analysis" };
+	char names[16][32];
+	int nt = topology_names_read(names, 16), files = 0, bad = 0;
+
+	(void)state;
+	assert_true(nt >= 2);
+	for (int k = 0; k < 4; k++) {
+		DIR *d = opendir(dirs[k]);
+		struct dirent *de;
+
+		assert_non_null(d);
+		while ((de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+			char path[512], line[1024];
+			FILE *f;
+			int ln = 0;
+
+			if (n < 3 || (strcmp(de->d_name + n - 2, ".c") && strcmp(de->d_name + n - 2, ".h")))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[k], de->d_name);
+			if (!strcmp(path, "analysis/matrix_experiments.c"))
+				continue;
+			f = fopen(path, "r");
+			assert_non_null(f);
+			files++;
+			while (fgets(line, sizeof(line), f)) {
+				ln++;
+				for (int t = 0; t < nt; t++) {
+					char lit[40], own[64];
+
+					snprintf(lit, sizeof(lit), "\"%s\"", names[t]);
+					snprintf(own, sizeof(own), "run/topology_%s.c", names[t]);
+					if (strstr(line, lit) && strcmp(path, own)) {
+						fprintf(stderr, "%s:%d names topology %s: %s", path, ln,
+							names[t], line);
+						bad++;
+					}
+				}
+			}
+			fclose(f);
+		}
+		closedir(d);
+	}
+	printf("# %d topologies, %d files read; %d lines name one\n", nt, files, bad);
+	assert_true(files > 100);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_include_reaches_up),
 		cmocka_unit_test(test_no_program_needs_tracefs),
 		cmocka_unit_test(test_no_circle_inside_a_folder),
+		cmocka_unit_test(test_cmd_is_the_cli),
+		cmocka_unit_test(test_no_branch_on_a_topology_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
