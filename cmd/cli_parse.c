@@ -77,7 +77,7 @@ int parse_sweep_values(const char *over, const char *list, char vals[][SWEEP_VAL
 			return -E2BIG;
 		if (!strcmp(over, "size")) {
 			/* kept as the number itself: "1k" is 1000 bytes, not atoi's 1 */
-			if (parse_count(tok, 1472, &v))
+			if (parse_count(tok, RUN_PAYLOAD_MAX, &v))
 				return -EINVAL;
 			snprintf(vals[n++], SWEEP_VALUE_LEN, "%u", (unsigned)v);
 		} else {

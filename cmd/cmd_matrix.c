@@ -136,6 +136,8 @@ static int matrix_table(const char *dirs, bool boots)
 	return e;
 }
 
+#define MATRIX_JOBS_MAX 100 /* --jobs: runs side by side */
+
 enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS };
 
 static const struct cli_opt matrix_opts[] = {
@@ -202,9 +204,14 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case 'r':
 		case OPT_COUNT_REPS:
 		case 'j':
-			if (parse_count(optarg, 100, &v) || v < (c == 'r' ? 2u : 1u))
+			/* --reps and --count-reps: the ranges of `xdptc run`'s (run_opts.h) */
+			if (parse_count(optarg, c == 'r' ? RUN_REPS_MAX : c == 'j' ? MATRIX_JOBS_MAX
+					: RUN_COUNT_REPS_MAX, &v) ||
+			    v < (c == 'r' ? RUN_REPS_MIN : c == 'j' ? 1 : RUN_COUNT_REPS_MIN))
 				return bad_value(c == 'r' ? "--reps" : c == 'j' ? "--jobs" : "--count-reps",
-						 optarg, c == 'r' ? "2-100" : "1-100");
+						 optarg, c == 'r' ? RUN_STR(RUN_REPS_MIN) "-"
+						 RUN_STR(RUN_REPS_MAX) : c == 'j' ? "1-" RUN_STR(MATRIX_JOBS_MAX)
+						 : RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX));
 			*(c == 'r' ? &m->reps : c == 'j' ? &m->jobs : &m->count_reps) = (int)v;
 			break;
 		case 'o': m->out_dir = optarg; break;

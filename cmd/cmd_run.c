@@ -61,7 +61,7 @@ static struct cli_opt run_opts_table[] = {
 	  .brief = "packets per trial (k/M/G suffixes; the alternating timing pass sizes its "
 	  "own windows)" },
 	{ "reps", 'r', "N", "repetitions of the timing pass (the alternating schedule's "
-	  "blocks), 2-100, in a seeded shuffled order; 6 or more give each delta an interval",
+	  "blocks), " RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX) ", in a seeded shuffled order; 6 or more give each delta an interval",
 	  "per topology", "REPS" },
 	{ "schedule", OPT_SCHEDULE, "alternating|classic", "the timing pass: alternating "
 	  "measures the machine's noise first and from it chooses short windows (a few ms) "
@@ -70,17 +70,21 @@ static struct cli_opt run_opts_table[] = {
 	  "gives each arm one window of --packets per repetition", "alternating; classic for "
 	  "virtio and under the icount engine", "SCHEDULE", .brief = "`alternating` (short windows chosen from "
 	  "the noise) or `classic` (one window of PACKETS per arm and repetition)" },
-	{ "window-ms", OPT_WINDOW_MS, "MS", "alternating: the window's length, 0.5-1000 ms, "
+	{ "window-ms", OPT_WINDOW_MS, "MS", "alternating: the window's length, " RUN_STR(RUN_WINDOW_MS_MIN) "-"
+	  RUN_STR(RUN_WINDOW_MS_MAX) " ms, "
 	  "instead of the one chosen from the noise", "chosen from the noise", "WINDOW_MS" },
 	{ "windows-per-attach", OPT_WINDOWS_PER_ATTACH, "N", "alternating: windows of an arm "
 	  "after each attach, 1, 2, 4 or 8, instead of the number chosen from the noise",
 	  "chosen from the noise", "WINDOWS_PER_ATTACH" },
 	{ "timing-budget", OPT_TIMING_BUDGET, "S", "alternating: the most seconds the timing "
-	  "pass's rounds may take, 1-3600", "48", "TIMING_BUDGET" },
+	  "pass's rounds may take, " RUN_STR(RUN_TIMING_BUDGET_MIN) "-"
+	  RUN_STR(RUN_TIMING_BUDGET_MAX), "48", "TIMING_BUDGET" },
 	{ "target", OPT_TARGET, "PCT", "alternating: the half-width, in percent, that the "
 	  "noise measured predicts for an A/A pair and the number of rounds aims at (with or "
-	  "without --aa; within the budget), 0.01-50", "0.5", "TARGET" },
-	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, 1-100",
+	  "without --aa; within the budget), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
+	  RUN_STR(RUN_TARGET_PCT_MAX), "0.5", "TARGET" },
+	{ "count-reps", 'c', "N", "repetitions of the count and BPF-statistics passes, "
+	  RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX),
 	  "3; icount 2", "COUNT_REPS" },
 	{ "aa", OPT_AA, NULL, "also measure the first mode as a second arm (MODE-aa): its "
 	  "delta against the first is the run's noise floor", "off", "AA", "1" },
@@ -157,7 +161,8 @@ static struct cli_opt run_opts_table[] = {
 	  .flags = CLI_MAKE_CMDLINE },
 	{ "out", 'o', "DIR", "parent directory of the run directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
-	{ "size", 's', "B", "UDP payload bytes, 0-1472 (18: 60-byte frames, 64 with the FCS)",
+	{ "size", 's', "B", "UDP payload bytes, 0-" RUN_STR(RUN_PAYLOAD_MAX) " (18: 60-byte frames, 64 with "
+	  "the FCS)",
 	  "18" },
 	{ "seed", OPT_SEED, "N", "seed of the trial order", "the time" },
 	{ "cross-check-counters", OPT_CROSS_CHECK, NULL, "count with every working backend at "
@@ -370,15 +375,20 @@ static int run_opt_apply(struct run_parse *p, int c)
 	case OPT_TARGET: {
 		char *end;
 		double v = strtod(optarg, &end);
-		double lo = c == OPT_WINDOW_MS ? 0.5 : c == OPT_TARGET ? 0.01 : 1;
-		double hi = c == OPT_WINDOW_MS ? 1000 : c == OPT_TARGET ? 50 : 3600;
+		double lo = c == OPT_WINDOW_MS ? RUN_WINDOW_MS_MIN : c == OPT_TARGET ?
+			    RUN_TARGET_PCT_MIN : RUN_TIMING_BUDGET_MIN;
+		double hi = c == OPT_WINDOW_MS ? RUN_WINDOW_MS_MAX : c == OPT_TARGET ?
+			    RUN_TARGET_PCT_MAX : RUN_TIMING_BUDGET_MAX;
 
 		if (end == optarg || *end || !(v >= lo && v <= hi))
 			return bad_value(c == OPT_WINDOW_MS ? "--window-ms" : c == OPT_TARGET
 					 ? "--target" : "--timing-budget", optarg,
-					 c == OPT_WINDOW_MS ? "milliseconds from 0.5 to 1000"
-					 : c == OPT_TARGET ? "a percentage from 0.01 to 50"
-							   : "seconds from 1 to 3600");
+					 c == OPT_WINDOW_MS ? "milliseconds from "
+					 RUN_STR(RUN_WINDOW_MS_MIN) " to " RUN_STR(RUN_WINDOW_MS_MAX)
+					 : c == OPT_TARGET ? "a percentage from "
+					 RUN_STR(RUN_TARGET_PCT_MIN) " to " RUN_STR(RUN_TARGET_PCT_MAX)
+					 : "seconds from " RUN_STR(RUN_TIMING_BUDGET_MIN) " to "
+					 RUN_STR(RUN_TIMING_BUDGET_MAX));
 		p->alt_set |= c != OPT_WINDOW_MS;
 		if (c == OPT_WINDOW_MS)
 			p->o.window_ms = v;
@@ -440,9 +450,12 @@ static int run_opt_apply(struct run_parse *p, int c)
 		break;
 	case 'r':
 	case 'c':
-		if (parse_count(optarg, 100, &v) || v < (c == 'r' ? 2u : 1u))
+		if (parse_count(optarg, c == 'r' ? RUN_REPS_MAX : RUN_COUNT_REPS_MAX, &v) ||
+		    v < (c == 'r' ? RUN_REPS_MIN : RUN_COUNT_REPS_MIN))
 			return bad_value(c == 'r' ? "--reps" : "--count-reps", optarg,
-					 c == 'r' ? "2-100 repetitions" : "1-100 repetitions");
+					 c == 'r' ? RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX) " repetitions"
+					 : RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX)
+					   " repetitions");
 		*(c == 'r' ? &p->o.reps : &p->o.count_reps) = (int)v;
 		*(c == 'r' ? &p->reps_set : &p->count_reps_set) = 1;
 		break;
@@ -466,8 +479,9 @@ static int run_opt_apply(struct run_parse *p, int c)
 			return bad_port(optarg);
 		break;
 	case 's':
-		if (parse_count(optarg, 1472, &v))
-			return bad_value("--size", optarg, "payload bytes, 0-1472 (a 1514-byte frame)");
+		if (parse_count(optarg, RUN_PAYLOAD_MAX, &v))
+			return bad_value("--size", optarg, "payload bytes, 0-" RUN_STR(RUN_PAYLOAD_MAX)
+					 " (a 1514-byte frame)");
 		p->o.payload_len = (uint32_t)v;
 		break;
 	case OPT_SEED:

@@ -48,7 +48,7 @@ static int sweep_parse(struct sweep *sw, int argc, char **argv, struct run_opts 
 	if (sw->n < 0)
 		return bad_value("--values", values,
 				 sw->n == -E2BIG ? "at most 16 values" /* SWEEP_MAX */
-				 : !strcmp(sw->over, "size") ? "payload sizes 0-1472"
+				 : !strcmp(sw->over, "size") ? "payload sizes 0-" RUN_STR(RUN_PAYLOAD_MAX)
 				 : "udp, packet, xdp-live");
 	e = run_opts_parse(nrest, rest, o, topodir, sizeof(topodir));
 	if (e >= 0)

@@ -21,6 +21,23 @@
 #define RUN_PACKETS_MAX_EXP10 12 /* 10^12 */
 #define RUN_PACKETS_MAX 1000000000000ull
 
+/* The other ranges of a run's options, each defined once: the help texts write them with
+ * RUN_STR (the number as written here), the parsers (cmd_run.c, cmd_matrix.c, the
+ * sweep's values) and the icount engine's inner run (run_opts_json.c) check them */
+#define RUN_REPS_MIN 2
+#define RUN_REPS_MAX 100
+#define RUN_COUNT_REPS_MIN 1
+#define RUN_COUNT_REPS_MAX 100
+#define RUN_PAYLOAD_MAX 1472 /* UDP payload bytes: a 1514-byte frame */
+#define RUN_WINDOW_MS_MIN 0.5
+#define RUN_WINDOW_MS_MAX 1000
+#define RUN_TIMING_BUDGET_MIN 1
+#define RUN_TIMING_BUDGET_MAX 3600
+#define RUN_TARGET_PCT_MIN 0.01
+#define RUN_TARGET_PCT_MAX 50
+#define RUN_STR_(x) #x
+#define RUN_STR(x) RUN_STR_(x)
+
 /* where the experiment runs: on this machine, or inside a qemu icount guest */
 enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };
 

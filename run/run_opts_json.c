@@ -126,10 +126,10 @@ int run_opts_from_json(const json_t *j, struct run_opts *o, char *err, size_t er
 	e |= int_field(j, "aa_arm", -1, RUN_MAX_MODES - 1, &v[0], err, errlen);
 	e |= int_field(j, "packets", (long long)RUN_PACKETS_MIN, (long long)RUN_PACKETS_MAX, &v[1], err, errlen);
 	e |= int_field(j, "warmup", 0, (long long)RUN_PACKETS_MAX, &v[2], err, errlen);
-	e |= int_field(j, "reps", 2, 100, &v[3], err, errlen);
-	e |= int_field(j, "count_reps", 1, 100, &v[4], err, errlen);
+	e |= int_field(j, "reps", RUN_REPS_MIN, RUN_REPS_MAX, &v[3], err, errlen);
+	e |= int_field(j, "count_reps", RUN_COUNT_REPS_MIN, RUN_COUNT_REPS_MAX, &v[4], err, errlen);
 	e |= int_field(j, "port", 1, 65535, &v[5], err, errlen);
-	e |= int_field(j, "payload_len", 0, 1472, &v[6], err, errlen);
+	e |= int_field(j, "payload_len", 0, RUN_PAYLOAD_MAX, &v[6], err, errlen);
 	v[7] = sysconf(_SC_NPROCESSORS_ONLN) - 1; /* null: this machine's last CPU */
 	if (!json_is_null(json_object_get(j, "sender_cpu")))
 		e |= int_field(j, "sender_cpu", 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v[7], err,
