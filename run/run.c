@@ -351,14 +351,14 @@ int run_main(const struct run_opts *opts)
 			      (opts->schedule == SCHEDULE_AUTO && !c->icount_clock && !c->remote);
 	if (run_prepare(c) || run_stopped() || run_topology_up(c) || run_trial_env(c))
 		goto out;
-	if (c->td->rx_prepare)
+	if (c->td->rx_prepare) /* phase 4: the topology readies its receive path */
 		c->td->rx_prepare(c);
 	if (run_metrics_plan(c))
 		goto out;
 	run_json_head(c);
 	if (run_check_rx_path(c))
 		goto out;
-	e = run_passes(c);
+	e = run_passes(c); /* phase 8 (run_passes.c) */
 	if (!e && c->o.find_max_rate)
 		e = run_rate_searches(&c->o, &c->env, c->remote, c->napi_pids, c->n_napi, c->run,
 				      c->why, sizeof(c->why));
