@@ -90,7 +90,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all plugin FORCE deps sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all plugin FORCE deps docs sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -225,6 +225,11 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/fuzz/libxdptc.a
 fuzz: deps
 	@$(MAKE) --no-print-directory -s $(FUZZ_BINS)
 	@sh fuzz/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+# make docs: the docs' generated blocks again from the code's tables (README.md's make
+# variables, docs/metrics.md's table, docs/cli.md's synopsis; scripts/regen-docs.sh)
+docs: all
+	@sh scripts/regen-docs.sh $(BUILD)/xdptc
 
 cleanup: all
 	$(BUILD)/xdptc cleanup

@@ -19,8 +19,8 @@ int parse_count(const char *s, uint64_t max, uint64_t *out);
 int parse_port(const char *s, uint16_t *out);
 
 /* parse_modes - a comma-separated list of distinct modes ("tc,xdpdrv"), at most
- * @max of them. Returns the number parsed, or -EINVAL (unknown or repeated mode,
- * empty list) / -E2BIG (too many). */
+ * @max of them (probes/name_list.c). Returns the number parsed, or -EINVAL (unknown
+ * mode, empty list) / -EEXIST (a mode given twice) / -E2BIG (too many). */
 int parse_modes(const char *s, enum drop_mode *out, int max);
 
 /* guest_kernel_spec_ok - is @s the shape of a Debian kernel version a user may name for a

@@ -94,7 +94,7 @@ static struct cli_opt run_opts_table[] = {
 	{ "profile-packets", OPT_PROFILE_PACKETS, "N", "packets in the profile pass's window",
 	  "--packets; icount 50k (or --packets if more)" },
 	{ "no-flame", OPT_NO_FLAME, NULL, "skip the profile pass (one trial per mode under "
-	  "perf record, drawn as flame-MODE.svg; veth only)", "on (veth)",
+	  "perf record, drawn as flame-MODE.svg; FLAME_TOPOLOGIES only)", "flame graphs on",
 	  "FLAME", "0", .brief = "skip the profile pass and its flame graphs" },
 	{ "sender", OPT_SENDER, "KIND", "udp (a socket), packet (AF_PACKET, the qdisc "
 	  "bypassed) or xdp-live (XDP_TX live frames: no skb on the way to the DUT); see "
@@ -244,6 +244,23 @@ __attribute__((constructor)) static void run_opts_table_topologies(void)
 				x->help = help;
 			}
 			x->deflt = default_words(offsetof(struct topology_defaults, packets), false);
+		} else if (!strcmp(x->name, "no-flame")) {
+			/* the topologies whose DUT this machine's perf sees */
+			static char help[256], deflt[128];
+			const char *at = strstr(x->help, "FLAME_TOPOLOGIES");
+			char names[96] = "";
+
+			for (int i = 0; topologies[i]; i++)
+				if (!topologies[i]->no_flame)
+					snprintf(names + strlen(names), sizeof(names) - strlen(names),
+						 "%s%s", names[0] ? ", " : "", topologies[i]->name);
+			if (at) {
+				snprintf(help, sizeof(help), "%.*s%s%s", (int)(at - x->help), x->help,
+					 names, at + 16);
+				x->help = help;
+			}
+			snprintf(deflt, sizeof(deflt), "%s (%s)", x->deflt, names);
+			x->deflt = deflt;
 		} else if (!strcmp(x->name, "reps")) {
 			x->deflt = default_words(offsetof(struct topology_defaults, reps), true);
 		} else if (!strcmp(x->name, "rate")) {
@@ -462,8 +479,9 @@ static int run_opt_apply(struct run_parse *p, int c)
 	case 'm':
 		n = parse_modes(optarg, p->o.modes, RUN_MAX_MODES);
 		if (n < 0) {
-			fprintf(stderr, "xdptc: --modes '%s': a comma list of distinct modes "
-					"from: %s\n", optarg, drop_mode_choices());
+			fprintf(stderr, "xdptc: --modes '%s': %sa comma list of distinct modes "
+					"from: %s\n", optarg, n == -EEXIST ? "a mode is given twice; "
+					: "", drop_mode_choices());
 			return EXIT_USAGE;
 		}
 		p->o.nmodes = n;

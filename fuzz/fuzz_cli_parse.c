@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "run.h"
+#include "topologies.h"
 #include "sender.h"
 
 #define MAX_ARGS 64
@@ -30,7 +31,7 @@ static void check(int ok)
 /* What run_opts_parse promises when it accepts the options. */
 static void check_opts(const struct run_opts *o, const char *topodir)
 {
-	check(!strcmp(o->topology, "veth") || !strcmp(o->topology, "virtio"));
+	check(topology_find(o->topology) != NULL);
 	check(o->topologies_dir == topodir && o->out_dir);
 	check(o->nmodes >= 1 && o->nmodes <= RUN_MAX_MODES);
 	for (int i = 0; i < o->nmodes; i++) {
@@ -39,10 +40,10 @@ static void check_opts(const struct run_opts *o, const char *topodir)
 			check(o->modes[i] != o->modes[j] || i == o->aa_arm);
 	}
 	check(o->aa_arm == -1 || (o->aa_arm == o->nmodes - 1 && o->modes[o->aa_arm] == o->modes[0]));
-	check(o->packets >= 1 && o->packets <= 1000000000000ull);
-	check(o->reps >= 2 && o->reps <= 100);
-	check(o->count_reps >= 1 && o->count_reps <= 100);
-	check(o->port >= 1 && o->payload_len <= 1472);
+	check(o->packets >= RUN_PACKETS_MIN && o->packets <= RUN_PACKETS_MAX);
+	check(o->reps >= RUN_REPS_MIN && o->reps <= RUN_REPS_MAX);
+	check(o->count_reps >= RUN_COUNT_REPS_MIN && o->count_reps <= RUN_COUNT_REPS_MAX);
+	check(o->port >= 1 && o->payload_len <= RUN_PAYLOAD_MAX);
 	check(o->rate_pps <= 100000000ull && o->seed <= (uint64_t)INT64_MAX);
 	check(o->sender >= 0 && o->sender < SENDER_NR);
 	check(o->sender_cpu >= 0);

@@ -92,7 +92,7 @@ static void fuzz_lists(const char *s)
 		if (!modes)
 			return;
 		n = parse_modes(s, modes, max);
-		check(n == -EINVAL || n == -E2BIG || (n >= 1 && n <= max));
+		check(n == -EINVAL || n == -EEXIST || n == -E2BIG || (n >= 1 && n <= max));
 		for (int i = 0; i < n; i++) {
 			check(modes[i] < MODE_NR);
 			for (int j = 0; j < i; j++)

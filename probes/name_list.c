@@ -19,11 +19,11 @@ int name_list_parse(const char *s, const char *const *names, int nnames, int *ou
 		for (int i = 0; i < nnames && k < 0; i++)
 			if (!strcmp(tok, names[i]))
 				k = i;
-		for (int i = 0; i < n && k >= 0; i++)
-			if (out[i] == k)
-				k = -1;
 		if (k < 0)
 			return -EINVAL;
+		for (int i = 0; i < n; i++)
+			if (out[i] == k)
+				return -EEXIST;
 		if (n == max)
 			return -E2BIG;
 		out[n++] = k;

@@ -6,7 +6,8 @@
 
 /* name_list_parse - the indices in @names (@nnames of them) of the comma list @s, in its
  * order, into @out (at most @max). Returns how many, -EINVAL for an empty list, an
- * unknown or repeated name, or a list of 255 bytes or more, -E2BIG for more than @max. */
+ * unknown name or a list of 255 bytes or more, -EEXIST for a name given twice, -E2BIG for
+ * more than @max. */
 int name_list_parse(const char *s, const char *const *names, int nnames, int *out, int max);
 
 #endif

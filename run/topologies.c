@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* topologies.c: the table of topologies, made from TOPOLOGY_LIST (topologies.h). */
+/* topologies.c: the table of topologies, made from TOPOLOGY_LIST (topology.h). */
 #include "topologies.h"
 
 #include <stdio.h>

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "test_main.h"
+#include "topologies.h"
 
 struct bad_case {
 	const char *args;     /* after "xdptc"; %s is a scratch directory */
@@ -41,7 +42,7 @@ static const struct bad_case cases[] = {
 	{ "run --reps 1", 2, "2-100 repetitions" },
 	{ "run --modes tc,tc", 2, "a comma list of distinct modes" },
 	{ "run --modes tc,bogus", 2, "a comma list of distinct modes" },
-	{ "run --topology bogus", 2, "veth or virtio" },
+	{ "run --topology bogus", 2, "expected @TOPOLOGIES" },
 	{ "run --cpu 4095", 2, "expected an online CPU" },
 	{ "run --size 2000", 2, "payload bytes, 0-1472" },
 	{ "run --rate fast", 2, "packets per second" },
@@ -49,7 +50,7 @@ static const struct bad_case cases[] = {
 	{ "run --topology virtio --guest-kernel 'v6'", 2, "a kernel version such as 6.1" },
 	{ "matrix --kernels '6.1;x'", 2, "at most 24 kernel versions" },
 	{ "matrix --modes xdpdrv,tc", 2, "tc first" },
-	{ "run --guest-kernel 6.12", 2, "applies to --topology virtio or --engine icount only" },
+	{ "run --guest-kernel 6.12", 2, "applies to --topology @GUEST_KERNEL or --engine icount only" },
 	{ "run --engine qemu", 2, "host or icount" },
 	{ "run --engine icount --find-max-rate", 2, "measures instructions, not time" },
 	{ "run --napi-cpu 4095", 2, "expected 'sender' or an online CPU" },
@@ -110,6 +111,27 @@ static int snapshot(char *buf, size_t len)
 	return pclose(p);
 }
 
+/* @sentence with the table of topologies' words in place of its token: @TOPOLOGIES (every
+ * name, "veth or virtio") or @GUEST_KERNEL (those that take --guest-kernel), into @buf. */
+static const char *expected(const char *sentence, char *buf, size_t len)
+{
+	const char *at = strchr(sentence, '@');
+	const char *names = NULL;
+	size_t tok = 0;
+
+	if (at && !strncmp(at, "@TOPOLOGIES", 11)) {
+		names = topology_names(0, NULL, ", ", " or ");
+		tok = 11;
+	} else if (at && !strncmp(at, "@GUEST_KERNEL", 13)) {
+		names = topology_names(TOPOLOGY_GUEST_KERNEL, NULL, ", ", " or ");
+		tok = 13;
+	}
+	if (!names)
+		return sentence;
+	snprintf(buf, len, "%.*s%s%s", (int)(at - sentence), sentence, names, at + tok);
+	return buf;
+}
+
 static void test_bad_input_table(void **state)
 {
 	static char before[65536], after[65536];
@@ -121,13 +143,14 @@ static void test_bad_input_table(void **state)
 	snapshot(before, sizeof(before));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int st = run(cases[i].args, out, sizeof(out));
-		char shown[512];
+		char shown[512], want[256];
+		const char *sentence = expected(cases[i].sentence, want, sizeof(want));
 
 		snprintf(shown, sizeof(shown), cases[i].args, dir, dir);
 		printf("# %2zu exit %d: xdptc %s\n", i + 1, st, shown);
-		if (st != cases[i].status || !strstr(out, cases[i].sentence)) {
+		if (st != cases[i].status || !strstr(out, sentence)) {
 			fprintf(stderr, "expected exit %d and \"%s\", got exit %d and:\n%s\n",
-				cases[i].status, cases[i].sentence, st, out);
+				cases[i].status, sentence, st, out);
 			fail();
 		}
 	}

@@ -60,7 +60,7 @@ static void test_parse_modes(void **state)
 	assert_int_equal(parse_modes("none,xdpgeneric,tc,xdpdrv", m, 4), 4);
 	assert_int_equal(m[0], MODE_NONE);
 	assert_int_equal(m[1], MODE_XDPGENERIC);
-	assert_int_equal(parse_modes("tc,tc", m, 4), -EINVAL);
+	assert_int_equal(parse_modes("tc,tc", m, 4), -EEXIST);
 	assert_int_equal(parse_modes("tc,bogus", m, 4), -EINVAL);
 	assert_int_equal(parse_modes("", m, 4), -EINVAL);
 	assert_int_equal(parse_modes(",", m, 4), -EINVAL);

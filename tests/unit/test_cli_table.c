@@ -19,8 +19,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 #include "cli_table.h"
+#include "topologies.h"
 
 /* the text @fn writes (a new string to free) */
 static char *capture(void (*fn)(FILE *))
@@ -315,9 +318,11 @@ static void test_cli_doc_synopsis_is_generated(void **state)
 	char *doc = read_file("docs/cli.md"), *gen = capture(cli_synopsis);
 
 	(void)state;
-	if (!strstr(doc, gen))
+	if (!strstr(doc, gen)) {
+		fprintf(stderr, "%s", gen);
 		fail_msg("docs/cli.md's synopsis is not what `build/xdptc help --synopsis` "
-			 "prints; paste that in:\n%s", gen);
+			 "prints (above); `make docs` writes it in");
+	}
 	free(doc);
 	free(gen);
 }
@@ -327,11 +332,40 @@ static void test_readme_table_is_generated(void **state)
 	char *readme = read_file("README.md"), *gen = capture(cli_make_vars_md);
 
 	(void)state;
-	if (!strstr(readme, gen))
+	if (!strstr(readme, gen)) {
+		fprintf(stderr, "%s", gen);
 		fail_msg("README.md's table of make variables is not what `build/xdptc help "
-			 "--make-vars` prints; paste that in:\n%s", gen);
+			 "--make-vars` prints (above); `make docs` writes it in");
+	}
 	free(readme);
 	free(gen);
+}
+
+/* docs/run.schema.json's "topology" is one of the table of topologies' names, in its
+ * order (run/topology.h's TOPOLOGY_LIST): a new topology's runs validate */
+static void test_schema_topologies_are_the_table(void **state)
+{
+	json_error_t err;
+	json_t *schema = json_load_file("docs/run.schema.json", 0, &err), *en;
+	char want[512] = "", have[512] = "";
+	size_t i;
+	json_t *v;
+
+	(void)state;
+	assert_non_null(schema);
+	en = json_object_get(json_object_get(json_object_get(schema, "properties"), "topology"),
+			     "enum");
+	assert_true(json_is_array(en));
+	for (int t = 0; topologies[t]; t++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\"%s\"",
+			 t ? ", " : "", topologies[t]->name);
+	json_array_foreach(en, i, v)
+		snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s\"%s\"",
+			 i ? ", " : "", json_string_value(v) ? json_string_value(v) : "?");
+	if (strcmp(want, have))
+		fail_msg("docs/run.schema.json's \"topology\" enum is [%s]; the table of "
+			 "topologies says [%s]", have, want);
+	json_decref(schema);
 }
 
 int main(void)
@@ -344,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_makefile_passes_what_the_table_says),
 		cmocka_unit_test(test_readme_table_is_generated),
 		cmocka_unit_test(test_cli_doc_synopsis_is_generated),
+		cmocka_unit_test(test_schema_topologies_are_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,7 +166,8 @@ static void test_docs_hold_the_table(void **state)
 	assert_int_equal(fread(doc, 1, (size_t)n, f), (size_t)n);
 	fclose(f);
 	if (!strstr(doc, gen))
-		fail_msg("docs/metrics.md is not what `build/xdptc help --metrics` prints");
+		fail_msg("docs/metrics.md is not what `build/xdptc help --metrics` prints; "
+			 "`make docs` writes it in");
 	free(doc);
 	free(gen);
 }
