@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* cmd_admin.c: xdptc doctor and xdptc cleanup. */
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -7,15 +8,41 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "dev_report.h"
 #include "topologies.h"
 #include "doctor.h"
 
 #include "cli.h"
 #include "cli_table.h"
 
+enum { OPT_DEV = 256, OPT_NETNS };
+
+/* doctor --dev IFACE: the named device's report (dev_report.h), or exit 2 when there is
+ * no such device, before anything is touched. */
+static int doctor_dev(const char *netns, const char *dev, int as_json)
+{
+	char err[256];
+	int e;
+	json_t *r = dev_report(netns, dev, &e, err, sizeof(err));
+
+	if (!r) {
+		fprintf(stderr, "xdptc doctor: --dev '%s': %s\n", dev, err);
+		return e == -ENODEV || e == -ENOENT ? EXIT_USAGE : 1;
+	}
+	if (as_json) {
+		json_dumpf(r, stdout, JSON_INDENT(2));
+		printf("\n");
+	} else {
+		dev_report_print(r, stdout);
+	}
+	json_decref(r);
+	return 0;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	char topodir[PATH_MAX];
+	const char *dev = NULL, *netns = NULL;
 	int c, as_json = 0, boot = 0, guest = 0;
 	json_t *r;
 
@@ -24,6 +51,8 @@ int cmd_doctor(int argc, char **argv)
 		case 'j': as_json = 1; break;
 		case 'b': boot = 1; break;
 		case 'g': guest = 1; break;
+		case OPT_DEV: dev = optarg; break;
+		case OPT_NETNS: netns = optarg; break;
 		}
 	}
 	if (c < 0)
@@ -34,6 +63,12 @@ int cmd_doctor(int argc, char **argv)
 	}
 	if ((c = check_privilege()))
 		return c;
+	if (dev)
+		return doctor_dev(netns, dev, as_json);
+	if (netns) {
+		fprintf(stderr, "xdptc doctor: --netns applies to --dev only\n");
+		return EXIT_USAGE;
+	}
 	default_topologies_dir(topodir, sizeof(topodir));
 	r = doctor_report(topodir, boot, guest);
 	if (as_json) {
@@ -76,6 +111,12 @@ static const struct cli_opt doctor_opts[] = {
 	{ "json", 'j', NULL, "the report as JSON (what run.json stores under \"doctor\")" },
 	{ "boot", 'b', NULL, "prove KVM with a test boot of the guest kernel (may download it)" },
 	{ "guest", 'g', NULL, "inside a guest: leave out qemu and KVM" },
+	{ "dev", OPT_DEV, "IFACE", "instead, what a device you name offers, read and never "
+	  "touched: its driver; whether the driver runs XDP natively (the kernel's "
+	  "xdp-features); its queues, IRQs and the CPUs they run on; whether a PMU counts "
+	  "there; what already sits on its XDP and TC hooks; whether it carries the default "
+	  "route or a remote login. Exit 2 when there is no such device" },
+	{ "netns", OPT_NETNS, "NS", "--dev's namespace (ip netns)", "this one" },
 	{ NULL },
 };
 

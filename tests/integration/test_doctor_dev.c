@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * `xdptc doctor --dev IFACE` on a veth pair of the test's own (a stand-in for a user's
+ * NIC, in its namespace): the driver the kernel names, native XDP from the kernel's own
+ * xdp-features, the queues, no IRQ of its own (a software device), the hooks as they are
+ * (free, then xdptc's tc filter once attached), the default route once one is added
+ * through it, and exit 2 for a device that does not exist; nothing on the device is
+ * changed by the report itself. Needs root. Run from the repository root.
+ */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "test_main.h"
+#include "test_topology.h"
+
+static const char *xdptc = "./build/xdptc";
+static struct test_topology topo;
+
+/* Run `xdptc doctor --dev @dev --netns NS --json` there; its exit status in *@st, its
+ * report (NULL unless exit 0 and JSON). */
+static json_t *doctor_dev(const char *dev, int *st)
+{
+	char cmd[512], buf[65536];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s doctor --dev %s --netns %s --json 2>/dev/null", xdptc,
+		 dev, topo.dut_ns);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	buf[n] = '\0';
+	*st = pclose(p);
+	*st = WIFEXITED(*st) ? WEXITSTATUS(*st) : -1;
+	return *st ? NULL : json_loads(buf, 0, NULL);
+}
+
+static int sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	return system(cmd);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return test_topology_up(&topo, 'D');
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return test_topology_down(&topo);
+}
+
+static void test_veth_as_named_device(void **state)
+{
+	int st;
+	json_t *r = doctor_dev(topo.dut_dev, &st), *q;
+
+	(void)state;
+	assert_int_equal(st, 0);
+	assert_non_null(r);
+	/* the kernel's answers: ETHTOOL_GDRVINFO, the netdev family's xdp-features */
+	assert_string_equal(json_string_value(json_object_get(r, "driver")), "veth");
+	assert_true(json_is_true(json_object_get(r, "xdp_native")));
+	q = json_object_get(r, "queues");
+	assert_true(json_integer_value(json_object_get(q, "rx")) >= 1);
+	/* a software device: no IRQ, so no receive CPU of its own, said why */
+	assert_int_equal(json_array_size(json_object_get(r, "irqs")), 0);
+	assert_true(json_is_null(json_object_get(r, "receive_cpus")));
+	assert_non_null(json_string_value(json_object_get(r, "receive_cpus_reason")));
+	assert_int_equal(json_array_size(json_object_get(r, "hooks")), 0);
+	assert_true(json_is_false(json_object_get(r, "default_route")));
+	assert_true(json_is_null(json_object_get(r, "attach_warning")));
+	printf("# %s: driver veth, native XDP, %lld rx queue(s), hooks free\n", topo.dut_dev,
+	       json_integer_value(json_object_get(q, "rx")));
+	json_decref(r);
+
+	/* lo has no native XDP: the kernel says so */
+	r = doctor_dev("lo", &st);
+	assert_int_equal(st, 0);
+	assert_true(json_is_false(json_object_get(r, "xdp_native")));
+	assert_non_null(json_string_value(json_object_get(r, "xdp_native_reason")));
+	json_decref(r);
+}
+
+static void test_hooks_and_default_route_are_seen(void **state)
+{
+	int st;
+	json_t *r, *h;
+
+	(void)state;
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "%s attach --netns %s --dev %s --mode tc >/dev/null",
+			 xdptc, topo.dut_ns, topo.dut_dev);
+		assert_int_equal(system(cmd), 0);
+	}
+	r = doctor_dev(topo.dut_dev, &st);
+	assert_int_equal(st, 0);
+	assert_int_equal(json_array_size(json_object_get(r, "hooks")), 1);
+	h = json_array_get(json_object_get(r, "hooks"), 0);
+	assert_string_equal(json_string_value(json_object_get(h, "hook")), "tc");
+	printf("# hooks: %s\n", json_string_value(json_object_get(h, "what")));
+	json_decref(r);
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "%s detach --netns %s --dev %s --mode tc >/dev/null",
+			 xdptc, topo.dut_ns, topo.dut_dev);
+		assert_int_equal(system(cmd), 0);
+	}
+	/* a default route through it, in the test's own namespace: said before any attach */
+	assert_int_equal(sh("ip netns exec %s ip route add default via 198.18.0.1 dev %s",
+			    topo.dut_ns, topo.dut_dev), 0);
+	r = doctor_dev(topo.dut_dev, &st);
+	assert_int_equal(st, 0);
+	assert_true(json_is_true(json_object_get(r, "default_route")));
+	assert_non_null(strstr(json_string_value(json_object_get(r, "attach_warning")),
+			       "--allow-default-route-dev"));
+	assert_int_equal(json_array_size(json_object_get(r, "hooks")), 0);
+	json_decref(r);
+	assert_int_equal(sh("ip netns exec %s ip route del default dev %s", topo.dut_ns,
+			    topo.dut_dev), 0);
+}
+
+static void test_no_such_device_is_exit_2(void **state)
+{
+	int st;
+
+	(void)state;
+	assert_null(doctor_dev("xdptc-nosuch0", &st));
+	assert_int_equal(st, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_veth_as_named_device),
+		cmocka_unit_test(test_hooks_and_default_route_are_seen),
+		cmocka_unit_test(test_no_such_device_is_exit_2),
+	};
+
+	INTEGRATION_MAIN("test_doctor_dev", tests, setup, teardown, &xdptc);
+}
