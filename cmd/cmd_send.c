@@ -2,8 +2,11 @@
 /* cmd_send.c: xdptc send, the UDP traffic generator. */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "cli_parse.h"
@@ -15,7 +18,7 @@
 
 /* ---- send ---- */
 
-enum { OPT_DST = 256, OPT_SRC_PORT, OPT_CPU };
+enum { OPT_DST = 256, OPT_SRC_PORT, OPT_CPU, OPT_DURATION };
 
 static const struct cli_opt send_opts[] = {
 	{ "dst", OPT_DST, "ADDR", "destination IPv4 or IPv6 address (use the suite's "
@@ -24,6 +27,10 @@ static const struct cli_opt send_opts[] = {
 	{ "port", 'p', "N", "destination UDP port", "9999" },
 	{ "src-port", OPT_SRC_PORT, "N", "source UDP port", "the kernel's choice" },
 	{ "count", 'c', "N", "packets, k/M/G suffixes allowed", "10000" },
+	{ "duration", OPT_DURATION, "S", "send for S seconds (0.001-86400) instead of a count: "
+	  "with --rate, exactly rate x S packets at a steady pace, the generator of a run on "
+	  "another machine (`xdptc run --topology dev` on the DUT); without, as many as go; "
+	  "Ctrl-C ends it early and still says what was sent" },
 	{ "size", 's', "B", "UDP payload bytes, 0-65000 (18: 60-byte frames, 64 with the FCS)",
 	  "18" },
 	{ "cpu", OPT_CPU, "N", "pin the sender to this CPU", "not pinned" },
@@ -43,6 +50,14 @@ const struct cli_command cli_cmd_send = {
 		 "(ns/pkt).",
 };
 
+static volatile int g_send_stop;
+
+static void on_send_stop(int sig)
+{
+	(void)sig;
+	g_send_stop = 1;
+}
+
 int cmd_send(int argc, char **argv)
 {
 	struct udp_sender_opts o = { .dst_port = DROP_DEFAULT_PORT, .payload_len = 18 };
@@ -50,7 +65,8 @@ int cmd_send(int argc, char **argv)
 	struct udp_sender s;
 	const char *netns = NULL;
 	uint64_t count = 10000, v;
-	int c, cpu = -1, saved, e;
+	double duration = 0;
+	int c, cpu = -1, saved, e, count_set = 0;
 
 	while ((c = cli_next(&cli_cmd_send, argc, argv)) > 0) {
 		switch (c) {
@@ -67,7 +83,16 @@ int cmd_send(int argc, char **argv)
 		case 'c':
 			if (parse_count(optarg, UINT64_MAX / 2, &count))
 				return bad_value("--count", optarg, "a packet count such as 10000 or 1M");
+			count_set = 1;
 			break;
+		case OPT_DURATION: {
+			char *end;
+
+			duration = strtod(optarg, &end);
+			if (end == optarg || *end || !(duration >= 0.001 && duration <= 86400))
+				return bad_value("--duration", optarg, "seconds from 0.001 to 86400");
+			break;
+		}
 		case 's':
 			if (parse_count(optarg, 65000, &v))
 				return bad_value("--size", optarg, "payload bytes, 0-65000");
@@ -93,6 +118,12 @@ int cmd_send(int argc, char **argv)
 		return cli_exit(c);
 	if (!o.dst_addr)
 		return need_opt("send", "--dst ADDR");
+	if (duration > 0 && count_set) {
+		fprintf(stderr, "xdptc send: --count and --duration: give one of them\n");
+		return EXIT_USAGE;
+	}
+	if (duration > 0) /* paced: the count the rate gives; unpaced: until the timer */
+		count = o.rate_pps ? (uint64_t)((double)o.rate_pps * duration + 0.5) : UINT64_MAX / 2;
 	if ((c = enter_and_check(netns, NULL, &saved)))
 		return c;
 	if (cpu >= 0 && (e = pin_to_cpu(cpu))) {
@@ -106,7 +137,21 @@ int cmd_send(int argc, char **argv)
 		fprintf(stderr, "xdptc: cannot open the UDP socket: %s\n", strerror(-e));
 		return 1;
 	}
-	e = udp_sender_send(&s, count, NULL, &res);
+	{
+		struct sigaction sa = { .sa_handler = on_send_stop };
+		struct itimerval it = { 0 };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		if (duration > 0 && !o.rate_pps) {
+			sigaction(SIGALRM, &sa, NULL);
+			it.it_value.tv_sec = (time_t)duration;
+			it.it_value.tv_usec = (suseconds_t)((duration - (double)(time_t)duration) * 1e6);
+			setitimer(ITIMER_REAL, &it, NULL);
+		}
+	}
+	e = udp_sender_send(&s, count, &g_send_stop, &res);
 	udp_sender_close(&s);
 	netns_return(saved);
 	if (e) {

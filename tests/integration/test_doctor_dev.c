@@ -5,7 +5,8 @@
  * xdp-features, the queues, no IRQ of its own (a software device), the hooks as they are
  * (free, then xdptc's tc filter once attached), the default route once one is added
  * through it, and exit 2 for a device that does not exist; nothing on the device is
- * changed by the report itself. Needs root. Run from the repository root.
+ * changed by the report itself. And `xdptc send --duration`, the generator of a run on
+ * another machine. Needs root. Run from the repository root.
  */
 #include <jansson.h>
 #include <setjmp.h>
@@ -146,12 +147,70 @@ static void test_no_such_device_is_exit_2(void **state)
 	assert_int_equal(st, 2);
 }
 
+/* The DUT's received packets (its driver counter, read in its namespace). */
+static long long dut_rx(void)
+{
+	char cmd[256], buf[64] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ip netns exec %s cat /sys/class/net/%s/statistics/rx_packets",
+		 topo.dut_ns, topo.dut_dev);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = '\0';
+	pclose(p);
+	return atoll(buf);
+}
+
+/* `xdptc send --duration`: the generator of a run on another machine. Paced, it sends
+ * exactly rate x duration packets over that long; unpaced, for that long. */
+static void test_send_for_a_duration(void **state)
+{
+	char cmd[512], out[512] = "";
+	long long before = dut_rx(), sent = -1;
+	double secs = -1;
+	FILE *p;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --rate 20k --duration 0.5",
+		 xdptc, topo.snd_ns);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof(out), p));
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", &sent, &secs), 2);
+	printf("# paced: %s", out);
+	assert_int_equal(sent, 10000);
+	assert_true(secs > 0.45 && secs < 3); /* at the pace, not faster; a loaded machine may be slower */
+	assert_int_equal(dut_rx() - before, 10000);
+
+	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --duration 0.3", xdptc,
+		 topo.snd_ns);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof(out), p));
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", &sent, &secs), 2);
+	printf("# unpaced: %s", out);
+	assert_true(sent > 0);
+	assert_true(secs > 0.29 && secs < 3); /* until the timer, not shorter */
+
+	/* one of --count and --duration; a duration out of range */
+	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --count 5 --duration 1 "
+		 "2>/dev/null", xdptc, topo.snd_ns);
+	assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+	snprintf(cmd, sizeof(cmd), "%s send --dst 198.18.0.2 --duration 0 2>/dev/null", xdptc);
+	assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_veth_as_named_device),
 		cmocka_unit_test(test_hooks_and_default_route_are_seen),
 		cmocka_unit_test(test_no_such_device_is_exit_2),
+		cmocka_unit_test(test_send_for_a_duration),
 	};
 
 	INTEGRATION_MAIN("test_doctor_dev", tests, setup, teardown, &xdptc);
