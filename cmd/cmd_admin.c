@@ -63,6 +63,11 @@ int cmd_doctor(int argc, char **argv)
 	}
 	if ((c = check_privilege()))
 		return c;
+	if (dev && (boot || guest)) {
+		fprintf(stderr, "xdptc doctor: --boot and --guest are for the machine report, not "
+				"--dev\n");
+		return EXIT_USAGE;
+	}
 	if (dev)
 		return doctor_dev(netns, dev, as_json);
 	if (netns) {
@@ -108,11 +113,12 @@ int cmd_cleanup(int argc, char **argv)
 }
 
 static const struct cli_opt doctor_opts[] = {
-	{ "json", 'j', NULL, "the report as JSON (what run.json stores under \"doctor\")" },
+	{ "json", 'j', NULL, "the report as JSON (the machine report is what run.json stores "
+	  "under \"doctor\")" },
 	{ "boot", 'b', NULL, "prove KVM with a test boot of the guest kernel (may download it)" },
 	{ "guest", 'g', NULL, "inside a guest: leave out qemu and KVM" },
-	{ "dev", OPT_DEV, "IFACE", "instead, what a device you name offers, read and never "
-	  "touched: its driver; whether the driver runs XDP natively (the kernel's "
+	{ "dev", OPT_DEV, "IFACE", "instead of the machine report, what a device you name "
+	  "offers, read and never touched: its driver; whether the driver runs XDP natively (the kernel's "
 	  "xdp-features); its queues, IRQs and the CPUs they run on; whether a PMU counts "
 	  "there; what already sits on its XDP and TC hooks; whether it carries the default "
 	  "route or a remote login. Exit 2 when there is no such device" },

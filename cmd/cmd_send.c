@@ -28,14 +28,15 @@ static const struct cli_opt send_opts[] = {
 	{ "src-port", OPT_SRC_PORT, "N", "source UDP port", "the kernel's choice" },
 	{ "count", 'c', "N", "packets, k/M/G suffixes allowed", "10000" },
 	{ "duration", OPT_DURATION, "S", "send for S seconds (0.001-86400) instead of a count: "
-	  "with --rate, exactly rate x S packets at a steady pace, the generator of a run on "
-	  "another machine (`xdptc run --topology dev` on the DUT); without, as many as go; "
-	  "Ctrl-C ends it early and still says what was sent" },
+	  "with --rate, exactly rate x S packets at a steady pace (a generator for a "
+	  "measurement on another machine); without, as many as go; Ctrl-C ends it early, "
+	  "says what was sent of what and exits 130" },
 	{ "size", 's', "B", "UDP payload bytes, 0-65000 (18: 60-byte frames, 64 with the FCS)",
 	  "18" },
 	{ "cpu", OPT_CPU, "N", "pin the sender to this CPU", "not pinned" },
 	{ "rate", 'r', "PPS", "packets per second; 0: as fast as possible", "0" },
-	{ "batch", 'b', "N", "messages per sendmmsg call, 1-1024", "64" },
+	{ "batch", 'b', "N", "messages per sendmmsg call, 1-1024", "64; with --rate about 1 ms "
+	  "of packets (1-64), so that the pace is steady" },
 	{ NULL },
 };
 
@@ -50,11 +51,12 @@ const struct cli_command cli_cmd_send = {
 		 "(ns/pkt).",
 };
 
-static volatile int g_send_stop;
+/* set by SIGINT/SIGTERM (interrupted) or by --duration's timer (SIGALRM: done) */
+static volatile int g_send_stop, g_send_timer;
 
 static void on_send_stop(int sig)
 {
-	(void)sig;
+	g_send_timer |= sig == SIGALRM;
 	g_send_stop = 1;
 }
 
@@ -66,7 +68,7 @@ int cmd_send(int argc, char **argv)
 	const char *netns = NULL;
 	uint64_t count = 10000, v;
 	double duration = 0;
-	int c, cpu = -1, saved, e, count_set = 0;
+	int c, cpu = -1, saved, e, count_set = 0, batch_set = 0;
 
 	while ((c = cli_next(&cli_cmd_send, argc, argv)) > 0) {
 		switch (c) {
@@ -111,6 +113,7 @@ int cmd_send(int argc, char **argv)
 			if (parse_count(optarg, 1024, &v) || !v)
 				return bad_value("--batch", optarg, "1-1024");
 			o.batch = (unsigned int)v;
+			batch_set = 1;
 			break;
 		}
 	}
@@ -124,6 +127,16 @@ int cmd_send(int argc, char **argv)
 	}
 	if (duration > 0) /* paced: the count the rate gives; unpaced: until the timer */
 		count = o.rate_pps ? (uint64_t)((double)o.rate_pps * duration + 0.5) : UINT64_MAX / 2;
+	if (duration > 0 && !count) {
+		fprintf(stderr, "xdptc send: --rate %llu for %g s is no packet\n",
+			(unsigned long long)o.rate_pps, duration);
+		return EXIT_USAGE;
+	}
+	if (o.rate_pps && !batch_set) { /* about 1 ms of packets per call, 1 to 64 */
+		uint64_t b = o.rate_pps / 1000;
+
+		o.batch = b < 1 ? 1 : b > 64 ? 64 : (unsigned int)b;
+	}
 	if ((c = enter_and_check(netns, NULL, &saved)))
 		return c;
 	if (cpu >= 0 && (e = pin_to_cpu(cpu))) {
@@ -159,11 +172,21 @@ int cmd_send(int argc, char **argv)
 			(unsigned long long)res.sent, strerror(-e));
 		return 1;
 	}
-	printf("sent %llu packets to %s port %u in %.3f s (%.0f pps); sender CPU %.1f ns/pkt; "
+	if (g_send_stop && !g_send_timer) {
+		/* Ctrl-C, SIGTERM: what went out of what was asked, and exit 130 */
+		printf("interrupted after %.3f s: sent %llu", (double)res.wall_ns / 1e9,
+		       (unsigned long long)res.sent);
+		if (count < UINT64_MAX / 2)
+			printf(" of %llu", (unsigned long long)count);
+		printf(" packets to %s port %u\n", o.dst_addr, o.dst_port);
+		return 130;
+	}
+	printf("sent %llu packets to %s port %u in %.3f s (%.0f pps); sender CPU %.1f ns/pkt%s; "
 	       "%llu retries\n",
 	       (unsigned long long)res.sent, o.dst_addr, o.dst_port, (double)res.wall_ns / 1e9,
 	       res.wall_ns ? (double)res.sent * 1e9 / (double)res.wall_ns : 0.0,
 	       res.sent ? (double)res.cpu_ns / (double)res.sent : 0.0,
+	       o.rate_pps ? " (its pacing's waits included)" : "",
 	       (unsigned long long)res.retries);
 	return 0;
 }

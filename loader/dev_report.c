@@ -13,6 +13,7 @@
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -72,6 +73,12 @@ static void xdp_features(json_t *r, int ifindex)
 					    json_string("its driver announces no XDP features "
 							"(netdev xdp-features): xdpdrv is refused, "
 							"xdpgeneric, tc and tcx still run"));
+		else
+			json_object_set_new(r, "xdp_native_note",
+					    json_string("the driver's claim: an attach can still "
+							"be refused (virtio_net when the guest's "
+							"offloads cannot be turned off, a too large "
+							"MTU), and says why"));
 	} else {
 		char why[160];
 
@@ -108,10 +115,68 @@ static void read_line(const char *path, char *buf, size_t len)
 		fclose(f);
 }
 
-/* Queues (/sys/class/net/DEV/queues) and each receive queue's RPS CPU mask. */
-static void queues(json_t *r, const char *dev)
+#define MAX_CPUS 1024
+
+/* CPU list @list ("0-3,6") into @set. */
+static void cpus_add_list(bool *set, const char *list)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64], mask[128];
+	for (const char *p = list; *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (long c = a; c <= b && c >= 0 && c < MAX_CPUS; c++)
+			set[c] = true;
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
+/* A hex CPU mask as sysfs writes it ("00000000,0000000f") into @set. */
+static void cpus_add_mask(bool *set, const char *mask)
+{
+	int cpu = 0;
+
+	for (const char *p = mask + strlen(mask); p-- > mask;) {
+		int v;
+
+		if (*p == ',')
+			continue;
+		v = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+			: *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 0;
+		for (int b = 0; b < 4 && cpu + b < MAX_CPUS; b++)
+			if (v & (1 << b))
+				set[cpu + b] = true;
+		cpu += 4;
+	}
+}
+
+/* @set as a CPU list ("0-1,3") into @buf; "" when empty. */
+static const char *cpus_list(const bool *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < MAX_CPUS && n < len; c++) {
+		int e = c;
+
+		if (!set[c])
+			continue;
+		while (e + 1 < MAX_CPUS && set[e + 1])
+			e++;
+		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, e);
+		c = e;
+	}
+	return buf;
+}
+
+/* Queues (/sys/class/net/DEV/queues) and each receive queue's RPS CPUs (a list; "" when
+ * RPS is off), whose CPUs also run the receive path from the skb on (@rps). */
+static void queues(json_t *r, const char *dev, bool *rps_set)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64], mask[128], list[256];
 	json_t *q = json_object(), *rps = json_array();
 	int rx;
 
@@ -120,9 +185,13 @@ static void queues(json_t *r, const char *dev)
 	json_object_set_new(q, "rx", json_integer(rx));
 	json_object_set_new(q, "tx", json_integer(count_prefixed(dir, "tx-")));
 	for (int i = 0; i < rx; i++) {
+		bool one[MAX_CPUS] = { false };
+
 		snprintf(path, sizeof(path), "%s/rx-%d/rps_cpus", dir, i);
 		read_line(path, mask, sizeof(mask));
-		json_array_append_new(rps, json_string(mask));
+		cpus_add_mask(one, mask);
+		cpus_add_mask(rps_set, mask);
+		json_array_append_new(rps, json_string(cpus_list(one, list, sizeof(list))));
 	}
 	json_object_set_new(q, "rps_cpus", rps);
 	json_object_set_new(r, "queues", q);
@@ -153,10 +222,16 @@ static void irq_name(int irq, char *buf, size_t len)
 /* The device's MSI IRQs (its device's msi_irqs, or its parent's: virtio-net's device is
  * the virtio one, its PCI function the parent), each with its name and CPUs; the
  * receive CPUs are those of the IRQs that are not for transmit or configuration. */
-static void irqs(json_t *r, const char *dev)
+static int cmp_irq(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static void irqs(json_t *r, const char *dev, const bool *rps_set)
 {
 	static const char *const where[] = { "device/msi_irqs", "device/../msi_irqs" };
-	char cpus_all[512] = "";
+	bool set[MAX_CPUS] = { false };
+	char cpus_all[512];
 	json_t *a = json_array();
 
 	for (int w = 0; w < 2 && !json_array_size(a); w++) {
@@ -164,14 +239,20 @@ static void irqs(json_t *r, const char *dev)
 		DIR *d;
 		struct dirent *de;
 
+		int nums[256], n = 0;
+
 		snprintf(dir, sizeof(dir), "/sys/class/net/%s/%s", dev, where[w]);
 		d = opendir(dir);
-		while (d && (de = readdir(d))) {
-			int irq = atoi(de->d_name);
+		while (d && (de = readdir(d)))
+			if (atoi(de->d_name) > 0 && n < 256)
+				nums[n++] = atoi(de->d_name);
+		if (d)
+			closedir(d);
+		qsort(nums, (size_t)n, sizeof(nums[0]), cmp_irq);
+		for (int k = 0; k < n; k++) {
+			int irq = nums[k];
 			char path[128], name[256], cpus[256];
 
-			if (irq <= 0)
-				continue;
 			irq_name(irq, name, sizeof(name));
 			snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", irq);
 			read_line(path, cpus, sizeof(cpus));
@@ -181,15 +262,16 @@ static void irqs(json_t *r, const char *dev)
 			}
 			json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "irq", irq, "name",
 							   name, "cpus", cpus));
-			if (cpus[0] && !strstr(name, "output") && !strstr(name, "config") &&
-			    !strstr(name, "-tx-") && strlen(cpus_all) + strlen(cpus) + 2 < sizeof(cpus_all))
-				snprintf(cpus_all + strlen(cpus_all), sizeof(cpus_all) - strlen(cpus_all),
-					 "%s%s", cpus_all[0] ? "," : "", cpus);
+			/* not the transmit, configuration or management ones */
+			if (!strstr(name, "output") && !strstr(name, "config") &&
+			    !strstr(name, "-tx-") && !strstr(name, "async") && !strstr(name, "misc"))
+				cpus_add_list(set, cpus);
 		}
-		if (d)
-			closedir(d);
 	}
 	json_object_set_new(r, "irqs", a);
+	for (int c = 0; c < MAX_CPUS; c++)
+		set[c] |= rps_set[c];
+	cpus_list(set, cpus_all, sizeof(cpus_all));
 	if (cpus_all[0]) {
 		json_object_set_new(r, "receive_cpus", json_string(cpus_all));
 	} else {
@@ -315,6 +397,25 @@ static bool remote_login(const char *dev)
 		}
 		if (f)
 			fclose(f);
+		/* IPv6: /proc/net/tcp6's local address is the in6_addr's four 32-bit words,
+		 * each as %08X of its host-order value */
+		f = i->ifa_addr->sa_family == AF_INET6 ? fopen("/proc/net/tcp6", "r") : NULL;
+		if (f) {
+			const uint32_t *w = (const uint32_t *)
+				&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+			char want[40];
+
+			snprintf(want, sizeof(want), "%08X%08X%08X%08X", w[0], w[1], w[2], w[3]);
+			while (!yes && fgets(line, sizeof(line), f)) {
+				char la[40];
+				unsigned int lp, st;
+
+				if (sscanf(line, " %*d: %32[0-9A-F]:%4X %*32[0-9A-F]:%*4X %2X", la, &lp,
+					   &st) == 3 && !strcmp(la, want) && lp == 22 && st == 1)
+					yes = true;
+			}
+			fclose(f);
+		}
 	}
 	freeifaddrs(ifa);
 	return yes;
@@ -339,8 +440,13 @@ static json_t *report_here(const char *netns, const char *dev, int *e, char *err
 	json_object_set_new(r, "ifindex", json_integer(ifindex));
 	driver_info(r, dev);
 	xdp_features(r, ifindex);
-	queues(r, dev);
-	irqs(r, dev);
+	{
+		static bool rps_set[MAX_CPUS];
+
+		memset(rps_set, 0, sizeof(rps_set));
+		queues(r, dev, rps_set);
+		irqs(r, dev, rps_set);
+	}
 	pmu(r, json_string_value(json_object_get(r, "receive_cpus")));
 	hooks(r, dev);
 	route = default_route(dev);
@@ -351,8 +457,8 @@ static json_t *report_here(const char *netns, const char *dev, int *e, char *err
 		char s[512];
 
 		snprintf(s, sizeof(s), "%s carries %s%s%s: on some drivers an XDP attach "
-			 "reconfigures the queues and the link goes down for a moment, so a run "
-			 "on it needs --allow-default-route-dev", dev,
+			 "reconfigures the queues and the link goes down for a moment, which "
+			 "cuts what runs over it (xdptc attach does not check this)", dev,
 			 route ? "the default route" : "", route && login ? " and " : "",
 			 login ? "a remote login to this machine" : "");
 		json_object_set_new(r, "attach_warning", json_string(s));
@@ -454,27 +560,32 @@ void dev_report_print(const json_t *r, FILE *out)
 		? "no" : "unknown");
 	json_array_foreach(json_object_get(r, "xdp_features"), i, v)
 		fprintf(out, "%s%s", i ? ", " : " (xdp-features: ", json_string_value(v));
-	fprintf(out, "%s%s%s\n", json_array_size(json_object_get(r, "xdp_features")) ? ")" : "",
-		str(r, "xdp_native_reason", "")[0] ? "; " : "", str(r, "xdp_native_reason", ""));
+	fprintf(out, "%s%s%s%s%s\n", json_array_size(json_object_get(r, "xdp_features")) ? ")" : "",
+		str(r, "xdp_native_reason", "")[0] ? "; " : "", str(r, "xdp_native_reason", ""),
+		str(r, "xdp_native_note", "")[0] ? "; " : "", str(r, "xdp_native_note", ""));
 	fprintf(out, "  queues:        %lld rx, %lld tx", json_integer_value(json_object_get(q, "rx")),
 		json_integer_value(json_object_get(q, "tx")));
 	json_array_foreach(json_object_get(q, "rps_cpus"), i, v)
-		if (strspn(json_string_value(v), "0,") != strlen(json_string_value(v)))
-			fprintf(out, "; rx-%zu RPS mask %s", i, json_string_value(v));
+		if (json_string_value(v) && json_string_value(v)[0])
+			fprintf(out, "; rx-%zu RPS to CPU %s", i, json_string_value(v));
 	fprintf(out, "\n  IRQs:          ");
 	json_array_foreach(json_object_get(r, "irqs"), i, x)
 		fprintf(out, "%s%lld %s on CPU %s", i ? "; " : "",
 			json_integer_value(json_object_get(x, "irq")), str(x, "name", "?"),
 			str(x, "cpus", "?"));
 	fprintf(out, "%s\n", json_array_size(json_object_get(r, "irqs")) ? "" : "none");
-	fprintf(out, "  receive CPUs:  %s\n", str(r, "receive_cpus", str(r, "receive_cpus_reason",
-								     "unknown")));
+	if (json_is_string(json_object_get(r, "receive_cpus")))
+		fprintf(out, "  receive CPUs:  CPU %s (its receive IRQs' and RPS's)\n",
+			str(r, "receive_cpus", "?"));
+	else
+		fprintf(out, "  receive CPUs:  %s\n", str(r, "receive_cpus_reason", "unknown"));
 	fprintf(out, "  PMU:           %s\n", str(json_object_get(r, "pmu"), "detail", "?"));
-	fprintf(out, "  hooks:         ");
+	fprintf(out, "  receive hooks: ");
 	json_array_foreach(json_object_get(r, "hooks"), i, x)
 		fprintf(out, "%s%s", i ? "; " : "", str(x, "what", "?"));
 	fprintf(out, "%s\n", json_array_size(json_object_get(r, "hooks")) ? ""
-		: str(r, "hooks_reason", "free (nothing on XDP, tcx or the ingress qdisc)"));
+		: str(r, "hooks_reason", "free (no XDP program, no tcx ingress program, no "
+				 "ingress qdisc filter)"));
 	fprintf(out, "  carries:       %s\n", str(r, "attach_warning",
 						  "neither the default route nor a remote login"));
 }

@@ -131,7 +131,7 @@ static void test_hooks_and_default_route_are_seen(void **state)
 	assert_int_equal(st, 0);
 	assert_true(json_is_true(json_object_get(r, "default_route")));
 	assert_non_null(strstr(json_string_value(json_object_get(r, "attach_warning")),
-			       "--allow-default-route-dev"));
+			       "the link goes down"));
 	assert_int_equal(json_array_size(json_object_get(r, "hooks")), 0);
 	json_decref(r);
 	assert_int_equal(sh("ip netns exec %s ip route del default dev %s", topo.dut_ns,
@@ -196,7 +196,37 @@ static void test_send_for_a_duration(void **state)
 	assert_true(sent > 0);
 	assert_true(secs > 0.29 && secs < 3); /* until the timer, not shorter */
 
-	/* one of --count and --duration; a duration out of range */
+	/* a low rate is a steady pace (a packet per call), not bursts of 64 */
+	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --rate 100 --duration 0.5",
+		 xdptc, topo.snd_ns);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof(out), p));
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", &sent, &secs), 2);
+	printf("# slow: %s", out);
+	assert_int_equal(sent, 50);
+	assert_true(secs > 0.45);
+
+	/* Ctrl-C: what went out of what was asked, exit 130 */
+	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --rate 1k --duration 30 & "
+		 "pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo \"exit $?\"", xdptc,
+		 topo.snd_ns);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof(out), p));
+	printf("# %s", out);
+	assert_non_null(strstr(out, "interrupted after"));
+	assert_non_null(strstr(out, "of 30000 packets"));
+	assert_non_null(fgets(out, sizeof(out), p));
+	assert_string_equal(out, "exit 130\n");
+	pclose(p);
+
+	/* one of --count and --duration; a duration out of range; a rate and a duration that
+	 * make no packet */
+	snprintf(cmd, sizeof(cmd), "%s send --dst 198.18.0.2 --rate 1 --duration 0.1 2>/dev/null",
+		 xdptc);
+	assert_int_equal(WEXITSTATUS(system(cmd)), 2);
 	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --count 5 --duration 1 "
 		 "2>/dev/null", xdptc, topo.snd_ns);
 	assert_int_equal(WEXITSTATUS(system(cmd)), 2);
