@@ -4,11 +4,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/if_link.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "drop_mode.h"
@@ -111,24 +113,50 @@ static int cmp_pref(const void *a, const void *b)
 json_t *rx_tc_json(const char *what, const char *ifname, const char *dir, char *err,
 		   size_t errlen)
 {
-	char cmd[160];
+	/* tc run without a shell: a device's name is its argument as it is (a name may hold
+	 * any byte but '/', a quote among them) */
+	const char *argv[] = { "tc", "-j", what, "show", "dev", ifname, dir, NULL };
 	json_error_t je;
 	json_t *j;
 	FILE *pp;
-	int st;
+	pid_t pid;
+	int fds[2], st = 0;
 
-	snprintf(cmd, sizeof(cmd), "tc -j %s show dev '%s'%s%s 2>/dev/null", what, ifname,
-		 dir ? " " : "", dir ? dir : "");
-	pp = popen(cmd, "r");
-	if (!pp) {
+	if (pipe2(fds, O_CLOEXEC)) {
 		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
 		return NULL;
 	}
-	j = json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je);
-	st = pclose(pp);
-	if (st) {
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot run tc (iproute2): %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		if (dup2(fds[1], STDOUT_FILENO) < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0 ||
+		    dup2(null, STDIN_FILENO) < 0)
+			_exit(126);
+		execvp("tc", (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	pp = fdopen(fds[0], "r");
+	j = pp ? json_loadf(pp, JSON_DISABLE_EOF_CHECK, &je) : NULL;
+	if (pp)
+		fclose(pp);
+	else
+		close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		json_decref(j);
-		snprintf(err, errlen, "'%s' failed", cmd);
+		snprintf(err, errlen, "'tc -j %s show dev %s%s%s' failed%s", what, ifname,
+			 dir ? " " : "", dir ? dir : "",
+			 WIFEXITED(st) && WEXITSTATUS(st) == 127 ? " (tc not found: iproute2)" : "");
 		return NULL;
 	}
 	return j ? j : json_array(); /* no filter at all prints nothing */
