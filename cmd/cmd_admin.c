@@ -17,6 +17,19 @@
 
 enum { OPT_DEV = 256, OPT_NETNS };
 
+/* Report @r on stdout, as JSON or in words (@print), and release it. Returns 0. */
+static int report_out(json_t *r, int as_json, void (*print)(const json_t *, FILE *))
+{
+	if (as_json) {
+		json_dumpf(r, stdout, JSON_INDENT(2));
+		printf("\n");
+	} else {
+		print(r, stdout);
+	}
+	json_decref(r);
+	return 0;
+}
+
 /* doctor --dev IFACE: the named device's report (dev_report.h), or exit 2 when there is
  * no such device, before anything is touched. */
 static int doctor_dev(const char *netns, const char *dev, int as_json)
@@ -29,14 +42,7 @@ static int doctor_dev(const char *netns, const char *dev, int as_json)
 		fprintf(stderr, "xdptc doctor: --dev '%s': %s\n", dev, err);
 		return e == -ENODEV || e == -ENOENT ? EXIT_USAGE : 1;
 	}
-	if (as_json) {
-		json_dumpf(r, stdout, JSON_INDENT(2));
-		printf("\n");
-	} else {
-		dev_report_print(r, stdout);
-	}
-	json_decref(r);
-	return 0;
+	return report_out(r, as_json, dev_report_print);
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -76,14 +82,7 @@ int cmd_doctor(int argc, char **argv)
 	}
 	default_topologies_dir(topodir, sizeof(topodir));
 	r = doctor_report(topodir, boot, guest);
-	if (as_json) {
-		json_dumpf(r, stdout, JSON_INDENT(2));
-		printf("\n");
-	} else {
-		doctor_print(r, stdout);
-	}
-	json_decref(r);
-	return 0;
+	return report_out(r, as_json, doctor_print);
 }
 
 int cmd_cleanup(int argc, char **argv)

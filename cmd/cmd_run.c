@@ -219,6 +219,19 @@ static const char *default_words(size_t off, bool is_int)
 	return b;
 }
 
+/* Option @x's help with @token replaced by @text, into @buf (the help as it is when it
+ * has no @token). */
+static void help_with(struct cli_opt *x, const char *token, const char *text, char *buf,
+		      size_t len)
+{
+	const char *at = strstr(x->help, token);
+
+	if (!at)
+		return;
+	snprintf(buf, len, "%.*s%s%s", (int)(at - x->help), x->help, text, at + strlen(token));
+	x->help = buf;
+}
+
 /* The option rows that name the topologies (--topology) and their defaults (--packets,
  * --reps, --rate), from the table of topologies, before anything reads the table. */
 __attribute__((constructor)) static void run_opts_table_topologies(void)
@@ -236,29 +249,20 @@ __attribute__((constructor)) static void run_opts_table_topologies(void)
 			x->brief = brief;
 		} else if (!strcmp(x->name, "packets")) {
 			static char help[512];
-			const char *at = strstr(x->help, "RANGE");
 
-			if (at) { /* the range, from its one definition (run_opts.h) */
-				snprintf(help, sizeof(help), "%.*s%s%s", (int)(at - x->help), x->help,
-					 cli_packets_range(), at + 5);
-				x->help = help;
-			}
+			/* the range, from its one definition (run_opts.h) */
+			help_with(x, "RANGE", cli_packets_range(), help, sizeof(help));
 			x->deflt = default_words(offsetof(struct topology_defaults, packets), false);
 		} else if (!strcmp(x->name, "no-flame")) {
 			/* the topologies whose DUT this machine's perf sees */
 			static char help[256], deflt[128];
-			const char *at = strstr(x->help, "FLAME_TOPOLOGIES");
 			char names[96] = "";
 
 			for (int i = 0; topologies[i]; i++)
 				if (!topologies[i]->no_flame)
 					snprintf(names + strlen(names), sizeof(names) - strlen(names),
 						 "%s%s", names[0] ? ", " : "", topologies[i]->name);
-			if (at) {
-				snprintf(help, sizeof(help), "%.*s%s%s", (int)(at - x->help), x->help,
-					 names, at + 16);
-				x->help = help;
-			}
+			help_with(x, "FLAME_TOPOLOGIES", names, help, sizeof(help));
 			snprintf(deflt, sizeof(deflt), "%s (%s)", x->deflt, names);
 			x->deflt = deflt;
 		} else if (!strcmp(x->name, "reps")) {

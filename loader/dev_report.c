@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "netns.h"
 #include "rx_path.h"
 
@@ -282,31 +283,14 @@ static void irqs(json_t *r, const char *dev, const bool *rps_set)
 	}
 }
 
-/* Does a PMU count cycles on @cpus (perf stat -C)? */
+/* Does a PMU count on @cpus (NULL: on every CPU), as doctor asks it (perf stat -C)? */
 static void pmu(json_t *r, const char *cpus)
 {
-	char cmd[640], line[512] = "", detail[1200], said[128] = "";
-	FILE *p;
-	bool ok = false;
+	char said[300], detail[400];
+	bool ok = doctor_perf_counts(cpus ? cpus : "", said, sizeof(said));
 
-	snprintf(cmd, sizeof(cmd), "perf stat -x, -e cycles %s%s -- sleep 0.05 2>&1 >/dev/null",
-		 cpus ? "-C " : "-a", cpus ? cpus : "");
-	p = popen(cmd, "r");
-	while (p && fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strstr(line, ",cycles")) {
-			ok = line[0] >= '0' && line[0] <= '9';
-			if (!ok) /* perf's word for it: <not supported>, <not counted> */
-				snprintf(said, sizeof(said), " (perf: %.*s)", (int)strcspn(line, ","),
-					 line);
-			break;
-		}
-	}
-	if (!p || pclose(p) == -1 || (!ok && !line[0]))
-		snprintf(detail, sizeof(detail), "perf stat could not be run (linux-perf)");
-	else
-		snprintf(detail, sizeof(detail), "%s: perf stat -e cycles on %s%s%s", ok ? "counts"
-			 : "does not count", cpus ? "CPUs " : "every CPU", cpus ? cpus : "", said);
+	snprintf(detail, sizeof(detail), "%s on %s%s: %s", ok ? "counts" : "does not count",
+		 cpus ? "CPUs " : "every CPU", cpus ? cpus : "", said);
 	json_object_set_new(r, "pmu", json_pack("{s:b, s:s}", "ok", ok, "detail", detail));
 }
 

@@ -294,19 +294,18 @@ static void check_sysctls(json_t *items, const json_t *sysctls)
 	item(items, "kernel_symbols", v >= 0 && v < 2, "%s", d);
 }
 
-/* What `perf stat -x, -e cycles,instructions CMD` counts, per task (@all_cpus false) or
- * on every CPU: "ok" when both counted, else perf's words per event into @d. */
-static bool perf_counts(bool all_cpus, char *d, size_t dlen)
+bool doctor_perf_counts(const char *cpus, char *d, size_t dlen)
 {
 	struct perf_stat_value v[2];
-	char cmd[160];
+	char cmd[640];
 	FILE *p;
 	int e;
 
 	snprintf(v[0].event, sizeof(v[0].event), "cycles");
 	snprintf(v[1].event, sizeof(v[1].event), "instructions");
-	snprintf(cmd, sizeof(cmd), "perf stat -x, %s-e cycles,instructions -- %s 2>&1 >/dev/null",
-		 all_cpus ? "-a " : "", all_cpus ? "sleep 0.01" : "true");
+	snprintf(cmd, sizeof(cmd), "perf stat -x, %s%s%s-e cycles,instructions -- %s 2>&1 >/dev/null",
+		 !cpus ? "" : *cpus ? "-C " : "-a ", cpus && *cpus ? cpus : "",
+		 cpus && *cpus ? " " : "", cpus ? "sleep 0.01" : "true");
 	p = popen(cmd, "r");
 	if (!p) {
 		snprintf(d, dlen, "cannot run perf: %s", strerror(errno));
@@ -335,8 +334,8 @@ static void check_pmu(json_t *items, const json_t *sysctls)
 		item(items, "pmu", false, "perf is not installed (linux-perf): no perf events");
 		return;
 	}
-	task = perf_counts(false, d, sizeof(d));
-	cpu = perf_counts(true, d2, sizeof(d2));
+	task = doctor_perf_counts(NULL, d, sizeof(d));
+	cpu = doctor_perf_counts("", d2, sizeof(d2));
 	item(items, "pmu", task, task ? "hardware events count per task (%s): a run's "
 				       "cycles_per_pkt and instructions_per_pkt come from perf stat"
 				     : "no hardware events per task (%s; perf stat): a run's "

@@ -42,4 +42,10 @@ void doctor_print(const json_t *report, FILE *out);
  * into @type ("bpf", "tracefs", ...). */
 bool mounted_type(const char *path, char *type, size_t len);
 
+/* doctor_perf_counts - what `perf stat -x, -e cycles,instructions` counts per task
+ * (@cpus NULL), on every CPU (@cpus "") or on the CPUs of list @cpus ("1,3": -C): true
+ * when both counted; perf's words per event ("cycles counted, instructions <not
+ * supported>"), or why perf could not be run, into @d. */
+bool doctor_perf_counts(const char *cpus, char *d, size_t dlen);
+
 #endif

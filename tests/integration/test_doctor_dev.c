@@ -163,6 +163,23 @@ static long long dut_rx(void)
 	return atoll(buf);
 }
 
+/* `xdptc send --netns SND --dst 198.18.0.2 @args` (@what names it in the log): it exits
+ * 0 and says how many packets it sent (*@sent) in how long (*@secs). */
+static void send_ok(const char *what, const char *args, long long *sent, double *secs)
+{
+	char cmd[512], out[512] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 %s", xdptc, topo.snd_ns,
+		 args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof(out), p));
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", sent, secs), 2);
+	printf("# %s: %s", what, out);
+}
+
 /* `xdptc send --duration`: the generator of a run on another machine. Paced, it sends
  * exactly rate x duration packets over that long; unpaced, for that long. */
 static void test_send_for_a_duration(void **state)
@@ -173,38 +190,17 @@ static void test_send_for_a_duration(void **state)
 	FILE *p;
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --rate 20k --duration 0.5",
-		 xdptc, topo.snd_ns);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_non_null(fgets(out, sizeof(out), p));
-	assert_int_equal(pclose(p), 0);
-	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", &sent, &secs), 2);
-	printf("# paced: %s", out);
+	send_ok("paced", "--rate 20k --duration 0.5", &sent, &secs);
 	assert_int_equal(sent, 10000);
 	assert_true(secs > 0.45 && secs < 3); /* at the pace, not faster; a loaded machine may be slower */
 	assert_int_equal(dut_rx() - before, 10000);
 
-	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --duration 0.3", xdptc,
-		 topo.snd_ns);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_non_null(fgets(out, sizeof(out), p));
-	assert_int_equal(pclose(p), 0);
-	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", &sent, &secs), 2);
-	printf("# unpaced: %s", out);
+	send_ok("unpaced", "--duration 0.3", &sent, &secs);
 	assert_true(sent > 0);
 	assert_true(secs > 0.29 && secs < 3); /* until the timer, not shorter */
 
 	/* a low rate is a steady pace (a packet per call), not bursts of 64 */
-	snprintf(cmd, sizeof(cmd), "%s send --netns %s --dst 198.18.0.2 --rate 100 --duration 0.5",
-		 xdptc, topo.snd_ns);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_non_null(fgets(out, sizeof(out), p));
-	assert_int_equal(pclose(p), 0);
-	assert_int_equal(sscanf(out, "sent %lld packets to %*s port %*u in %lf s", &sent, &secs), 2);
-	printf("# slow: %s", out);
+	send_ok("slow", "--rate 100 --duration 0.5", &sent, &secs);
 	assert_int_equal(sent, 50);
 	assert_true(secs > 0.45);
 
