@@ -19,6 +19,9 @@
 /* the profile's check: the sender's own code must come out the same in tc's and xdpdrv's
  * profiles within this share */
 #define PROFILE_CHECK 0.2
+/* a profile window that measured more than this factor above or below its timing pass
+ * ran in another regime (its profiler's own interrupts add about 10-20%) */
+#define PROFILE_REGIME 1.5
 #include "summary_facts.h"
 
 #define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
@@ -104,6 +107,20 @@ static double measured_per_pkt(const json_t *run, const char *mode)
 	json_array_foreach(json_object_get(json_object_get(run, "summary"), "modes"), i, m)
 		if (!strcmp(json_str_of(m, "mode", ""), mode))
 			return json_num_of(m, summary_time_metric(run));
+	return NAN;
+}
+
+/* The time metric of @mode's profile-pass trial in @run: the profile window's own
+ * measurement (with the profiler's interrupts in it), or NaN. */
+static double profile_window_per_pkt(const json_t *run, const char *mode)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "trials"), i, t)
+		if (!strcmp(json_str_of(t, "pass", ""), "profile") &&
+		    !strcmp(json_str_of(t, "mode", ""), mode))
+			return json_num_of(t, summary_time_metric(run));
 	return NAN;
 }
 
@@ -196,6 +213,11 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 			      "per_sample", scale);
 		json_object_set_new(m, "sender_own_per_pkt", own > 0 ? json_real(own * scale)
 								    : json_null());
+		/* the profile window's own measurement: the samples at face value cover it;
+		 * when it is far from the timing pass's, the two passes ran in different
+		 * regimes and the scaled profile describes the timing pass only roughly */
+		own = profile_window_per_pkt(run, json_str_of(fg, "mode", ""));
+		json_object_set_new(m, "window_per_pkt", isnan(own) ? json_null() : json_real(own));
 		json_object_set_new(m, "folded_file", json_string(file));
 		json_object_set_new(m, "stacks", json_integer(stacks));
 		json_object_set_new(modes, json_str_of(fg, "mode", ""), m);
@@ -359,6 +381,16 @@ static void md_profile_check(FILE *out, const json_t *modes)
 	double a = json_num_of(json_object_get(modes, "tc"), "sender_own_per_pkt");
 	double b = json_num_of(json_object_get(modes, "xdpdrv"), "sender_own_per_pkt");
 
+	for (int k = 0; k < 2; k++) { /* each profile's window against the timing pass */
+		const json_t *m = json_object_get(modes, k ? "xdpdrv" : "tc");
+		double w = json_num_of(m, "window_per_pkt"), t = json_num_of(m, "measured_per_pkt");
+
+		if (w > 0 && t > 0 && (w / t > PROFILE_REGIME || t / w > PROFILE_REGIME))
+			fprintf(out, "**Note**: %s's profile window measured %.0f instructions per "
+				     "packet, its timing pass %.0f: the two passes ran in different "
+				     "regimes, and the profile, scaled to the timing pass, describes "
+				     "it only roughly.\n\n", k ? "xdpdrv" : "tc", w, t);
+	}
 	if (isnan(a) || isnan(b) || a <= 0 || b <= 0)
 		return;
 	if (fabs(b / a - 1) <= PROFILE_CHECK)

@@ -138,5 +138,28 @@ static inline double num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* file_text - the whole of file @path, NUL-terminated (the caller frees it), or NULL. */
+static inline char *file_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && ftell(f) >= 0) {
+		len = (size_t)ftell(f);
+		rewind(f);
+		buf = malloc(len + 1);
+		if (buf && fread(buf, 1, len, f) != len) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf)
+			buf[len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
 
 #endif
