@@ -14,7 +14,7 @@
 #   make cleanup    remove anything a killed run left behind
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
-# Variables for run-veth, run-virtio and sweep-veth (README.md has the table, made by
+# Variables for run-veth, run-virtio, run-dev and sweep-veth (README.md has the table, made by
 # `build/xdptc help --make-vars`): AA=1 (an A/A arm), FLAME=0, SENDER (udp|packet|xdp-live),
 # MAXRATE=1 (rate search), THREADED=1 (threaded NAPI on veth), NAPI_CPU (its CPU, or
 # sender), PACKETS (per trial), REPS (timing pass),
@@ -22,8 +22,10 @@
 # WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (a Debian
 # kernel version: 6.1, 6.12, 6.18, 7.3, ...; virtio and icount), ENGINE (host, or icount: instructions per packet inside a
 # qemu -icount guest), PMU_EVENTS (perf events counted by perf stat, default
-# cycles,instructions), and on the command line only: CPU (sender CPU), PORT, OUT (results
-# parent directory); sweep-veth also SWEEP (size or sender, default sender).
+# cycles,instructions), for run-dev WINDOW (seconds per trial), RATE_TOLERANCE (percent),
+# ALLOW_DEFAULT_ROUTE_DEV=1, and on the command line only: CPU (sender CPU), PORT, OUT
+# (results parent directory), DEV and NETNS (run-dev's device and its namespace);
+# sweep-veth also SWEEP (size or sender, default sender).
 
 CC      ?= gcc
 CLANG   ?= clang
@@ -43,7 +45,8 @@ LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
 
-BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters probes/napi_delay
+BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters probes/napi_delay \
+	probes/rx_time
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 # the layers, each including only those before it: bpf/ (the programs), probes/ (the
 # counters' user side), loader/ (attach, DUT, trials, senders), analysis/ (statistics,
@@ -70,6 +73,9 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(SCHEDULE),--schedule $(SCHEDULE)) $(if $(WINDOW_MS),--window-ms $(WINDOW_MS)) \
 	$(if $(TIMING_BUDGET),--timing-budget $(TIMING_BUDGET)) $(if $(TARGET),--target $(TARGET)) \
 	$(if $(WINDOWS_PER_ATTACH),--windows-per-attach $(WINDOWS_PER_ATTACH)) \
+	$(if $(WINDOW),--window $(WINDOW)) $(if $(RATE_TOLERANCE),--rate-tolerance $(RATE_TOLERANCE)) \
+	$(if $(filter 1,$(ALLOW_DEFAULT_ROUTE_DEV)),--allow-default-route-dev) \
+	$(if $(call cmdline,DEV),--dev $(DEV)) $(if $(call cmdline,NETNS),--netns $(NETNS)) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) $(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 

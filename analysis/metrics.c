@@ -69,6 +69,22 @@ const struct metric metrics[] = {
 	  METRIC_FMT_COUNT, NULL, "the window's wall-clock time", METRIC_CSV, U64(wall_ns) },
 	{ "pps", "packets/s", "any", "sent / wall_ns", HIGHER, METRIC_FMT_1DP, NULL,
 	  "the offered rate over the window", METRIC_CSV },
+	{ "offered", "packets", "any", "dev: the NIC's rx_packets, its rx_dropped beyond the "
+	  "program's XDP drops and its rx_missed_errors (netdev statistics)", NEUTRAL,
+	  METRIC_FMT_COUNT, NULL, "traffic from outside: the packets the NIC took in over the "
+	  "window (the sent count is unknown)", METRIC_CSV },
+	{ "offered_pps", "packets/s", "any", "dev: offered / wall_ns", NEUTRAL, METRIC_FMT_1DP,
+	  NULL, "traffic from outside: the offered rate over the window; a trial further "
+	  "than --rate-tolerance from the run's median is invalid", METRIC_CSV },
+	{ "dut_rx_missed", "packets", "any", "dev: the NIC's rx_missed_errors (netdev "
+	  "statistics)", NEUTRAL, METRIC_FMT_COUNT, NULL, "frames the NIC dropped for want of "
+	  "a receive buffer", METRIC_CSV },
+	{ "rx_path_ns", "ns", "any", "dev: irq:softirq_entry/softirq_exit (NET_RX_SOFTIRQ) and "
+	  "irq:irq_handler_entry/exit of the NIC's IRQs on every CPU (probes/rx_time.bpf.c)",
+	  NEUTRAL, METRIC_FMT_COUNT, NULL, "the receive path's CPU time in the window: the "
+	  "NET_RX softirq on every CPU (all devices') and the NIC's hard-IRQ handlers outside "
+	  "it; with the device's threaded-NAPI threads, cpu_ns_per_pkt's numerator",
+	  METRIC_CSV },
 	{ "cpu_ns_per_pkt", "ns/pkt", "timing", "per-task CPU time (/proc/PID/schedstat's "
 	  "sum_exec_runtime) of the sender thread and the DUT's softirq/NAPI threads, or of a "
 	  "guest's vCPU thread; in an icount guest guest_instructions_per_pkt (guest ns at "

@@ -53,6 +53,16 @@ static void header_time_source(const struct render_ctx *rc)
 			      : "guest CPU time in ns of the sender thread (which runs the veth "
 				"receive softirq) + ksoftirqd/NAPI threads",
 			timing_words);
+	} else if (json_is_object(json_object_get(run, "device"))) { /* traffic from outside */
+		const json_t *dev = json_object_get(run, "device");
+
+		fprintf(out, "- Time: cpu_ns_per_pkt = the NET_RX softirq's CPU time on every CPU "
+			     "and the hard-IRQ time of %s's IRQs outside it (probes/rx_time.bpf.c: "
+			     "irq:softirq_entry/softirq_exit, irq:irq_handler_entry/exit; it fires "
+			     "per softirq run and per interrupt, not per packet, in every pass and "
+			     "mode alike) + its threaded-NAPI threads, over pkts_at_dut; receive "
+			     "CPUs %s; BPF statistics off in the timing pass\n",
+			json_str_of(set, "device", "?"), json_str_of(dev, "receive_cpus", "unknown"));
 	} else if (guest) {
 		bool emulated = json_is_true(json_object_get(guest, "emulated_time"));
 
@@ -249,7 +259,26 @@ static void render_header(const struct render_ctx *rc)
 		const json_t *rate = json_object_get(set, "rate_pps");
 		char r[48];
 
-		/* the alternating pass's blocks are its repetitions; its windows its own */
+		const json_t *dev = json_object_get(run, "device");
+		const json_t *off = json_object_get(run, "offered_rate");
+
+		if (json_is_object(dev)) { /* traffic from outside: windows of time */
+			fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
+				     "%.1f s; offered rate: median %.0f pps over %lld trials, %lld "
+				     "invalid for being more than %.1f%% from it; %lld repetitions of "
+				     "the timing pass and %lld of the count and BPF-statistics passes, "
+				     "in shuffled order (seed %lld)\n",
+				json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),
+				json_is_string(json_object_get(dev, "netns")) ? ", namespace " : "",
+				json_str_of(dev, "netns", ""),
+				json_num_of(set, "window_s"), json_num_of(off, "median_pps"),
+				(long long)json_integer_value(json_object_get(off, "trials")),
+				(long long)json_integer_value(json_object_get(off, "invalid")),
+				100 * json_num_of(off, "tolerance"),
+				json_integer_value(json_object_get(set, "reps")),
+				json_integer_value(json_object_get(set, "count_reps")),
+				json_integer_value(json_object_get(set, "seed")));
+		} else /* the alternating pass's blocks are its repetitions; its windows its own */
 		fprintf(out, window_run(run)
 			? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
 			  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "

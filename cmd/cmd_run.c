@@ -44,7 +44,8 @@ enum {
 	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
 	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS, OPT_HELD_LOCK,
 	OPT_PROFILE_PERIOD, OPT_PROFILE_PACKETS, OPT_SCHEDULE, OPT_WINDOW_MS, OPT_TIMING_BUDGET,
-	OPT_TARGET, OPT_WINDOWS_PER_ATTACH,
+	OPT_TARGET, OPT_WINDOWS_PER_ATTACH, OPT_DEV, OPT_NETNS, OPT_WINDOW, OPT_RATE_TOLERANCE,
+	OPT_ALLOW_DEFAULT_ROUTE_DEV,
 };
 
 /* The option table; the rows that list the topologies and their defaults get their words
@@ -54,6 +55,21 @@ static struct cli_opt run_opts_table[] = {
 	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
 	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
 	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
+	{ "dev", OPT_DEV, "IFACE", "dev: the device the traffic arrives on, named by you "
+	  "(xdptc attaches to it alone and creates nothing; see `xdptc doctor --dev`)", NULL,
+	  "DEV", .brief = "the device of `make run-dev`", .flags = CLI_MAKE_CMDLINE },
+	{ "netns", OPT_NETNS, "NS", "dev: the device's network namespace", "this one",
+	  "NETNS", .flags = CLI_MAKE_CMDLINE },
+	{ "window", OPT_WINDOW, "S", "dev: each trial's window, " RUN_STR(RUN_WINDOW_S_MIN) "-"
+	  RUN_STR(RUN_WINDOW_S_MAX) " seconds of the traffic that comes", "3", "WINDOW" },
+	{ "rate-tolerance", OPT_RATE_TOLERANCE, "PCT", "dev: a trial whose offered rate is "
+	  "further than PCT percent from the run's median is invalid, "
+	  RUN_STR(RUN_RATE_TOLERANCE_MIN) "-" RUN_STR(RUN_RATE_TOLERANCE_MAX), "5",
+	  "RATE_TOLERANCE" },
+	{ "allow-default-route-dev", OPT_ALLOW_DEFAULT_ROUTE_DEV, NULL, "dev: measure a "
+	  "device that carries the default route or a remote login (an XDP attach can take "
+	  "its link down for a moment on some drivers)", "refused", "ALLOW_DEFAULT_ROUTE_DEV",
+	  "1" },
 	{ "packets", OPT_PACKETS, "N", "packets per trial of the count, BPF-statistics and "
 	  "profile passes, and of the timing pass under --schedule classic; RANGE, k/M/G "
 	  "suffixes allowed",
@@ -197,19 +213,22 @@ static const char *default_words(size_t off, bool is_int)
 		uint64_t v = DEFAULT_OF(topologies[i], host);
 		char num[32];
 
+		if (topologies[i]->outside && !is_int) /* windows of time: no count, no pace */
+			continue;
 		if (i && v == DEFAULT_OF(first, host))
 			continue;
 		cli_count_words(v, num, sizeof(num));
 		n += (size_t)snprintf(b + n, sizeof(bufs[0]) - n, "%s%s%s%s", i ? "; " : "",
 				      i ? topologies[i]->name : "", i ? " " : "",
 				      v || is_int ? num : "unpaced");
-		same &= DEFAULT_OF(topologies[i], icount) == DEFAULT_OF(first, icount);
+		same &= topologies[i]->outside || /* no icount engine */
+			DEFAULT_OF(topologies[i], icount) == DEFAULT_OF(first, icount);
 	}
 	for (int i = 0; topologies[i] && n < sizeof(bufs[0]); i++) {
 		uint64_t v = DEFAULT_OF(topologies[i], icount);
 		char num[32];
 
-		if ((same && i) || (!same && !v))
+		if (topologies[i]->outside || (same && i) || (!same && !v))
 			continue;
 		cli_count_words(v, num, sizeof(num));
 		n += (size_t)snprintf(b + n, sizeof(bufs[0]) - n, "; %s%sicount %s",
@@ -292,6 +311,7 @@ struct run_parse {
 	uint64_t warmup;                       /* UINT64_MAX: not given */
 	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
 	int alt_set;                           /* --timing-budget or --target given */
+	int dev_set, sender_set;               /* --window or --rate-tolerance; --sender */
 	const char *inside_file;               /* --inside-icount FILE */
 };
 
@@ -419,6 +439,38 @@ static int run_opt_apply(struct run_parse *p, int c)
 			p->o.timing_budget_s = v;
 		break;
 	}
+	case OPT_DEV:
+		if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
+			return bad_value("--dev", optarg, "a device name (at most 15 characters)");
+		p->o.dev = optarg;
+		break;
+	case OPT_NETNS:
+		if (!*optarg || strchr(optarg, '/'))
+			return bad_value("--netns", optarg, "a network namespace's name");
+		p->o.dev_netns = optarg;
+		break;
+	case OPT_WINDOW:
+	case OPT_RATE_TOLERANCE: {
+		char *end;
+		double v = strtod(optarg, &end);
+		bool w = c == OPT_WINDOW;
+
+		if (end == optarg || *end ||
+		    !(w ? v >= RUN_WINDOW_S_MIN && v <= RUN_WINDOW_S_MAX
+			: v >= RUN_RATE_TOLERANCE_MIN && v <= RUN_RATE_TOLERANCE_MAX))
+			return bad_value(w ? "--window" : "--rate-tolerance", optarg,
+					 w ? "seconds from " RUN_STR(RUN_WINDOW_S_MIN) " to "
+					     RUN_STR(RUN_WINDOW_S_MAX)
+					   : "a percentage from " RUN_STR(RUN_RATE_TOLERANCE_MIN)
+					     " to " RUN_STR(RUN_RATE_TOLERANCE_MAX));
+		if (w)
+			p->o.window_s = v;
+		else
+			p->o.rate_tolerance = v / 100;
+		p->dev_set = 1;
+		break;
+	}
+	case OPT_ALLOW_DEFAULT_ROUTE_DEV: p->o.allow_default_route_dev = true; break;
 	case OPT_FIND_MAX_RATE: p->o.find_max_rate = true; break;
 	case OPT_ENGINE:
 		if (!strcmp(optarg, "icount"))
@@ -441,6 +493,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 		if (sender_parse(optarg, &k))
 			return bad_value("--sender", optarg, "udp, packet or xdp-live");
 		p->o.sender = k;
+		p->sender_set = 1;
 		break;
 	}
 	case OPT_COUNTERS:
@@ -517,6 +570,40 @@ static int run_opt_apply(struct run_parse *p, int c)
 	return -1;
 }
 
+/* The topologies whose traffic comes from outside, a comma list. */
+static const char *topology_names_outside(void)
+{
+	static char b[128];
+
+	b[0] = '\0';
+	for (int i = 0; topologies[i]; i++)
+		if (topologies[i]->outside)
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s", b[0] ? ", " : "",
+				 topologies[i]->name);
+	return b;
+}
+
+/* A topology whose traffic comes from outside (dev): the device is required, and what
+ * would make or pace traffic here is refused. Returns -1 to go on, or EXIT_USAGE. */
+static int run_opts_outside(struct run_parse *p, const struct topology_desc *td)
+{
+	if (!p->o.dev) {
+		fprintf(stderr, "xdptc: --topology %s needs --dev IFACE: the device the traffic "
+				"arrives on (see `xdptc doctor --dev IFACE`)\n", td->name);
+		return EXIT_USAGE;
+	}
+	if (p->o.engine == ENGINE_ICOUNT || p->sender_set || p->rate_set || p->o.find_max_rate ||
+	    p->o.threaded_napi || p->packets_set || p->warmup != UINT64_MAX) {
+		fprintf(stderr, "xdptc: --topology %s measures the traffic that comes from "
+				"outside in windows of --window seconds: --engine icount, --sender, "
+				"--rate, --find-max-rate, --threaded-napi, --packets and --warmup do "
+				"not apply (pace the generator; a trial far from the run's median "
+				"rate is invalid)\n", td->name);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 /* The defaults that depend on the topology and engine, and the combinations refused.
  * Returns -1 to go on, or the exit status. */
 static int run_opts_finish(struct run_parse *p)
@@ -562,6 +649,17 @@ static int run_opts_finish(struct run_parse *p)
 		fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
 				"--find-max-rate, --threaded-napi (--napi-cpu) and (%s) --rate do "
 				"not apply\n", unpaced);
+		return EXIT_USAGE;
+	}
+	if (td->outside) {
+		int r = run_opts_outside(p, td);
+
+		if (r >= 0)
+			return r;
+	} else if (p->o.dev || p->o.dev_netns || p->dev_set || p->o.allow_default_route_dev) {
+		fprintf(stderr, "xdptc: --dev, --netns, --window, --rate-tolerance and "
+				"--allow-default-route-dev apply to --topology %s only\n",
+			topology_names_outside());
 		return EXIT_USAGE;
 	}
 	/* the topology's defaults under this engine (topology_NAME.c) */
@@ -642,6 +740,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
 		.seed = (uint64_t)time(NULL), .pmu_events = "cycles,instructions",
+		.window_s = 3, .rate_tolerance = 0.05,
 	};
 	p.o.modes[0] = MODE_TC;
 	p.o.modes[1] = MODE_XDPDRV;
@@ -695,5 +794,7 @@ int cmd_run(int argc, char **argv)
 
 	if (r < 0)
 		r = guest_kernel_known(&o);
+	if (r < 0 && topology_find(o.topology)->preflight)
+		r = topology_find(o.topology)->preflight(&o);
 	return r >= 0 ? r : run_main(&o);
 }

@@ -110,6 +110,9 @@ json_t *dut_snapshot_to_json(const struct dut_snapshot *s)
 	json_object_set_new(j, "rx_dropped", json_integer((json_int_t)s->dev.rx_dropped));
 	json_object_set_new(j, "tx_packets", json_integer((json_int_t)s->dev.tx_packets));
 	json_object_set_new(j, "tx_dropped", json_integer((json_int_t)s->dev.tx_dropped));
+	json_object_set_new(j, "rx_missed", json_integer((json_int_t)s->dev.rx_missed));
+	json_object_set_new(j, "rx_path_ns", json_integer((json_int_t)s->rx_path_ns));
+	json_object_set_new(j, "rx_hardirq_ns", json_integer((json_int_t)s->rx_hardirq_ns));
 	json_object_set_new(j, "softirq_ns", json_integer((json_int_t)s->softirq_ns));
 	json_object_set_new(j, "busy_ns", json_integer((json_int_t)s->busy_ns));
 	json_object_set_new(j, "steal_ns", json_integer((json_int_t)s->steal_ns));
@@ -143,6 +146,9 @@ int dut_snapshot_from_json(const json_t *j, struct dut_snapshot *s)
 	s->dev.rx_dropped = u64_of(j, "rx_dropped");
 	s->dev.tx_packets = u64_of(j, "tx_packets");
 	s->dev.tx_dropped = u64_of(j, "tx_dropped");
+	s->dev.rx_missed = u64_of(j, "rx_missed");
+	s->rx_path_ns = u64_of(j, "rx_path_ns");
+	s->rx_hardirq_ns = u64_of(j, "rx_hardirq_ns");
 	s->softirq_ns = u64_of(j, "softirq_ns");
 	s->busy_ns = u64_of(j, "busy_ns");
 	s->steal_ns = u64_of(j, "steal_ns");

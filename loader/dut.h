@@ -33,6 +33,7 @@
 #include "insn_window.h"
 #include "drop_prog.h"
 #include "netdev_stats.h"
+#include "rx_time.h"
 #include "skb_counters.h"
 
 /* What a snapshot reads: a pass's figures (the values match enum trial_pass's), or for
@@ -52,6 +53,10 @@ struct dut_snapshot {
 	uint64_t verdicts[VERDICT_NR];   /* the attached program's counters, packets */
 	struct netdev_stats dev;         /* the DUT's driver counters, packets */
 	uint64_t softirq_ns;             /* ksoftirqd/napi threads' CPU time there, ns */
+	uint64_t rx_path_ns;             /* with an rx_time probe (rx_time.h): NET_RX softirq
+					  * time on every CPU plus the NIC's hard-IRQ time,
+					  * ns (its hard-IRQ part also in rx_hardirq_ns) */
+	uint64_t rx_hardirq_ns;
 	uint64_t busy_ns;                /* all CPUs' non-idle time there, ns (/proc/stat) */
 	uint64_t steal_ns;               /* the part of it that is steal time, ns */
 	bool have_counts;
@@ -80,6 +85,7 @@ struct dut {
 	struct skb_counters counters;
 	int stats_fd;
 	struct softirq_tasks softirq;
+	struct rx_time rx_time;     /* loaded (dev): every snapshot reads rx_path_ns from it */
 	/* remote */
 	int fd;
 	char buf[262144];  /* replies up to a line of that (insns close: a window's functions) */

@@ -96,6 +96,14 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 	if (e || pass == DUT_PASS_SETTLE) /* the settle wait: the packet counters only */
 		return e;
 	s->softirq_ns = softirq_tasks_cpu_ns(&d->softirq);
+	if (d->rx_time.skel) {
+		struct rx_time_read rt;
+
+		if ((e = rx_time_read(&d->rx_time, &rt)))
+			return e;
+		s->rx_path_ns = rt.softirq_ns + rt.hardirq_ns;
+		s->rx_hardirq_ns = rt.hardirq_ns;
+	}
 	s->busy_ns = cpus_busy_steal_ns(&s->steal_ns);
 	if (pass == DUT_PASS_COUNT && d->counters_open) {
 		if ((e = skb_counters_read(&d->counters, &s->counts)))
@@ -206,6 +214,7 @@ static int local_keep(struct dut *d, bool on)
 static void local_close(struct dut *d)
 {
 	local_keep(d, false);
+	rx_time_close(&d->rx_time);
 }
 
 /* The plugin's window, opened and closed by this process (the agent in an icount

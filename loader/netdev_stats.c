@@ -66,6 +66,7 @@ int netdev_stats_read(const char *ifname, struct netdev_stats *out)
 			out->tx_packets = s.tx_packets;
 			out->rx_dropped = s.rx_dropped;
 			out->tx_dropped = s.tx_dropped;
+			out->rx_missed = s.rx_missed_errors;
 			err = 0;
 		}
 	}

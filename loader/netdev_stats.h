@@ -9,6 +9,8 @@
 struct netdev_stats {
 	uint64_t rx_packets, tx_packets; /* packets the driver received / sent */
 	uint64_t rx_dropped, tx_dropped; /* packets the driver dropped (ring full, ...) */
+	uint64_t rx_missed;              /* rx_missed_errors: frames the NIC dropped for want
+					  * of a receive buffer (a hardware counter) */
 };
 
 /*

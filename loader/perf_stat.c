@@ -289,6 +289,15 @@ int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids,
 	return perf_control_start(ps, args, err, errlen);
 }
 
+int perf_stat_start_cpus(struct perf_stat *ps, const char *events, const char *cpus,
+			 char *err, size_t errlen)
+{
+	const char *args[] = { "stat", "-x", ",", "--no-big-num", "-o", "@out", "-e", events,
+			       "-a", cpus && *cpus ? "-C" : NULL, cpus, NULL };
+
+	return perf_control_start(ps, args, err, errlen);
+}
+
 int perf_record_start(struct perf_stat *ps, const char *path, unsigned long long period,
 		      char *err, size_t errlen)
 {

@@ -97,6 +97,14 @@ int perf_stat_start(struct perf_stat *ps, const char *events, const pid_t *tids,
 		    char *err, size_t errlen);
 
 /*
+ * perf_stat_start_cpus - the same on CPUs @cpus (a list as perf -C takes it, "0,2-3"),
+ * everything that runs on them, or on every CPU when @cpus is NULL or "" (perf stat -a).
+ * Returns as perf_stat_start.
+ */
+int perf_stat_start_cpus(struct perf_stat *ps, const char *events, const char *cpus,
+			 char *err, size_t errlen);
+
+/*
  * perf_record_start - the profile pass's `perf record -q -a -g -e cpu-clock` into @path,
  * a sample every @period ns of cpu-clock (inside an icount guest: instructions; 0: 997
  * samples a second), through the same control fifos: started disabled, returned once

@@ -23,6 +23,8 @@
 /* Conservation: a trial (a window) whose unexplained packets (sent, less those counted at
  * the DUT and those lost before it) are more than this share of those sent is invalid */
 #define UNEXPLAINED_MAX 0.001
+/* ... and, with traffic from outside, this many packets more (conserve_outside) */
+#define OUTSIDE_SLACK_PKTS 256
 
 volatile pid_t trial_child_pid;
 
@@ -64,6 +66,40 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* The sender child when the traffic comes from outside: nothing to send; each command
+ * is a wait of the window's length (a warm-up's: env->warmup_ns), its wall time the
+ * report's. */
+static void outside_child(const struct trial_env *env, int to_parent, int from_parent)
+{
+	struct child_report rep;
+	struct child_cmd cmd;
+
+	memset(&rep, 0, sizeof(rep));
+	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+		return;
+	while (!read_full(from_parent, &cmd, sizeof(cmd)) && cmd.op != 'Q') {
+		struct timespec a, b;
+
+		memset(&rep, 0, sizeof(rep));
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		sleep_ns(cmd.op == 'W' ? env->warmup_ns : env->window_ns);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		rep.res.wall_ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
+				  (uint64_t)(b.tv_nsec - a.tv_nsec);
+		if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+			return;
+	}
+}
+
 /* The sender child: enter the sender's namespace, open the sender, say ready, then send
  * what each command asks for and report, until 'Q' or the pipe closes. Never returns. */
 static void sender_child(const struct trial_env *env, int to_parent, int from_parent)
@@ -90,6 +126,10 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(1);
+	if (env->window_ns) { /* traffic from outside: the windows are times */
+		outside_child(env, to_parent, from_parent);
+		_exit(0);
+	}
 	rep.err = netns_enter(env->snd_netns, &saved);
 	if (!rep.err && env->sender_cpu >= 0)
 		rep.err = pin_to_cpu(env->sender_cpu);
@@ -145,7 +185,7 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 	if (pass == PASS_PROFILE)
 		pass = PASS_TIMING; /* the DUT reads its timing figures */
 	if ((e = dut_snapshot(env->dut, (enum dut_pass)pass, &s->dut)) ||
-	    (e = dev_stats_in(env->snd_netns, env->snd_dev, &s->snd)))
+	    (!env->window_ns && (e = dev_stats_in(env->snd_netns, env->snd_dev, &s->snd))))
 		return e;
 	if (env->cpu_source == CPU_GUEST_VCPU)
 		s->vcpu_ns = threads_cpu_ns(env->qemu_pid, &env->vcpus);
@@ -159,9 +199,12 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 static void settle(const struct trial_env *env)
 {
 	uint64_t last = UINT64_MAX;
-	int us = env->settle_us ? (int)env->settle_us : dut_is_remote(env->dut) ? 100000 : 20000;
-	int rounds = (dut_is_remote(env->dut) ? 10000000 : 2000000) / us;
+	int us, rounds;
 
+	if (env->window_ns) /* traffic from outside never stops: nothing to wait for */
+		return;
+	us = env->settle_us ? (int)env->settle_us : dut_is_remote(env->dut) ? 100000 : 20000;
+	rounds = (dut_is_remote(env->dut) ? 10000000 : 2000000) / us;
 	for (int i = 0; i < rounds; i++) {
 		struct dut_snapshot s;
 		uint64_t now;
@@ -177,23 +220,12 @@ static void settle(const struct trial_env *env)
 	}
 }
 
-static void compute(const struct trial_env *env, const struct snapshot *b,
-		    const struct snapshot *e, const struct child_report *rep,
-		    struct trial_result *r)
+/* Conservation when this machine sent the packets: sent = at the DUT + lost before it,
+ * to UNEXPLAINED_MAX; and the program decided every packet the DUT's driver received. */
+static void conserve_sent(const struct trial_env *env, struct trial_result *r)
 {
-	uint64_t lost, cpu;
+	uint64_t lost;
 
-	r->sent = rep->res.sent;
-	r->wall_ns = rep->res.wall_ns;
-	r->sender_cpu_ns = rep->res.cpu_ns;
-	r->dropped = e->dut.verdicts[VERDICT_DROPPED] - b->dut.verdicts[VERDICT_DROPPED];
-	r->passed = e->dut.verdicts[VERDICT_PASSED] - b->dut.verdicts[VERDICT_PASSED];
-	r->dut_rx_packets = e->dut.dev.rx_packets - b->dut.dev.rx_packets;
-	r->dut_rx_dropped = e->dut.dev.rx_dropped - b->dut.dev.rx_dropped;
-	r->snd_tx_dropped = e->snd.tx_dropped - b->snd.tx_dropped;
-	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
-	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
-	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
 	/* Some drivers count their XDP_DROP verdicts as rx_dropped (virtio-net does, veth
 	 * does not): in XDP modes only the rx drops beyond the program's are loss. */
 	lost = r->dut_rx_dropped;
@@ -231,9 +263,68 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 			 "something else on the receive path took the rest",
 			 (unsigned long long)r->pkts_at_dut, (unsigned long long)r->dut_rx_packets);
 	}
+}
+
+/* Conservation when the traffic comes from outside (env->window_ns): the sent count is
+ * unknown, so the NIC's own counters stand for it. What the NIC took in is what its
+ * driver counted received (rx_packets) or dropped before the program (rx_dropped beyond
+ * the program's own XDP drops, rx_missed_errors: no buffer); the program must have
+ * decided what the driver counted, to UNEXPLAINED_MAX plus OUTSIDE_SLACK_PKTS (the two
+ * counters are read a moment apart while packets keep coming, and a driver adds a NAPI
+ * poll's packets to its counter at the poll's end: up to a budget of 64 per queue). */
+static void conserve_outside(struct trial_result *r)
+{
+	uint64_t lost = r->dut_rx_dropped;
+	double slack;
+
+	r->outside = true;
+	if (r->mode == MODE_XDPDRV || r->mode == MODE_XDPGENERIC)
+		lost = lost > r->dropped ? lost - r->dropped : 0;
+	r->lost_before_dut = lost + r->dut_rx_missed;
+	r->offered = r->dut_rx_packets + r->lost_before_dut;
+	r->offered_pps = r->wall_ns ? (double)r->offered * 1e9 / (double)r->wall_ns : 0;
+	r->unexplained = (int64_t)r->dut_rx_packets - (int64_t)r->pkts_at_dut;
+	slack = UNEXPLAINED_MAX * (double)r->dut_rx_packets + OUTSIDE_SLACK_PKTS;
+	r->valid = r->offered > 0 && (double)llabs(r->unexplained) <= slack;
+	if (!r->offered)
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
+			 "no packet reached the device in the window: is the generator sending?");
+	else if (!r->valid)
+		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
+			 "the program decided %llu of the %llu packets the device's driver "
+			 "counted: %lld unexplained (more than 0.1%% and %d)",
+			 (unsigned long long)r->pkts_at_dut, (unsigned long long)r->dut_rx_packets,
+			 (long long)r->unexplained, OUTSIDE_SLACK_PKTS);
+}
+
+static void compute(const struct trial_env *env, const struct snapshot *b,
+		    const struct snapshot *e, const struct child_report *rep,
+		    struct trial_result *r)
+{
+	uint64_t cpu;
+
+	r->sent = rep->res.sent;
+	r->wall_ns = rep->res.wall_ns;
+	r->sender_cpu_ns = rep->res.cpu_ns;
+	r->dropped = e->dut.verdicts[VERDICT_DROPPED] - b->dut.verdicts[VERDICT_DROPPED];
+	r->passed = e->dut.verdicts[VERDICT_PASSED] - b->dut.verdicts[VERDICT_PASSED];
+	r->dut_rx_packets = e->dut.dev.rx_packets - b->dut.dev.rx_packets;
+	r->dut_rx_dropped = e->dut.dev.rx_dropped - b->dut.dev.rx_dropped;
+	r->dut_rx_missed = e->dut.dev.rx_missed - b->dut.dev.rx_missed;
+	r->rx_path_ns = e->dut.rx_path_ns - b->dut.rx_path_ns;
+	r->rx_hardirq_ns = e->dut.rx_hardirq_ns - b->dut.rx_hardirq_ns;
+	r->snd_tx_dropped = e->snd.tx_dropped - b->snd.tx_dropped;
+	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
+	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
+	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
+	if (env->window_ns)
+		conserve_outside(r);
+	else
+		conserve_sent(env, r);
 	r->vcpu_ns = e->vcpu_ns - b->vcpu_ns;
 	cpu = env->cpu_source == CPU_GUEST_VCPU	   ? r->vcpu_ns
 	      : env->cpu_source == CPU_GUEST_SOFTIRQ ? r->softirq_cpu_ns
+	      : env->cpu_source == CPU_RX_PATH	   ? r->rx_path_ns + r->softirq_cpu_ns
 						     : r->sender_cpu_ns + r->softirq_cpu_ns;
 	/* no packet at the DUT: the time per packet is unknown (NaN, null in run.json), never
 	 * 0, and the trial is invalid */
@@ -285,8 +376,12 @@ static int perf_window_start(const struct trial_env *env, pid_t sender, struct p
 		tids[n++] = sender;
 	for (int i = 0; i < t->n && n < PERF_STAT_MAX_TIDS; i++)
 		tids[n++] = t->pid[i];
-	e = perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
-			    sizeof(r->perf_error));
+	/* the receive path of a NIC runs in no task of its own: its CPUs are counted */
+	e = env->cpu_source == CPU_RX_PATH
+		? perf_stat_start_cpus(ps, env->perf_event_list, env->perf_cpus, r->perf_error,
+				       sizeof(r->perf_error))
+		: perf_stat_start(ps, env->perf_event_list, tids, n, r->perf_error,
+				  sizeof(r->perf_error));
 	/* perf's own start-up (exec, parsing and opening the events: a few hundred ms of
 	 * CPU) must be over before the snapshot before the window, or the machine's busy
 	 * time counts it as other load: it acknowledges a command once it is ready */

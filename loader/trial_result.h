@@ -30,6 +30,8 @@ enum cpu_source {
 	CPU_GUEST_VCPU,         /* virtio: the host CPU time of the guest's vCPU threads */
 	CPU_GUEST_SOFTIRQ,      /* virtio in an icount guest: the guest's own NAPI thread
 				 * and ksoftirqd time (guest ns = guest instructions) */
+	CPU_RX_PATH,            /* dev: the NET_RX softirq and the NIC's hard IRQs on every
+				 * CPU (rx_time.h), and the device's threaded-NAPI threads */
 };
 
 /* Where and how packets flow; filled by the run driver from the topology. */
@@ -72,6 +74,12 @@ struct trial_env {
 					  * timing pass's first snapshot and closes it before
 					  * the last (dut_insns) */
 	struct softirq_tasks vcpus;      /* ... and its vCPU threads */
+	/* traffic from outside (dev): nothing is sent from here; a window lasts window_ns
+	 * of wall time (warm-up: warmup_ns), the DUT's counters are never waited on to
+	 * settle, and the NIC's own counters stand for the sent count */
+	uint64_t window_ns, warmup_ns;
+	const char *perf_cpus;           /* perf stat counts these CPUs (perf -C LIST), not
+					  * threads; NULL: the measured threads */
 };
 
 struct trial_result {
@@ -79,7 +87,16 @@ struct trial_result {
 	enum trial_pass pass;
 	char kernel_mode[16];     /* the mode the kernel reported after attach */
 	uint32_t prog_id;
-	uint64_t sent;            /* packets the sender put on the wire in the window */
+	uint64_t sent;            /* packets the sender put on the wire in the window (0 with
+				   * traffic from outside: unknown) */
+	bool outside;             /* traffic from outside: offered is the NIC's count */
+	uint64_t offered;         /* outside: packets the NIC took in the window, counted
+				   * (rx_packets) or dropped (rx_dropped beyond the program's,
+				   * rx_missed_errors) */
+	double offered_pps;       /* outside: offered over the window's wall time */
+	uint64_t dut_rx_missed;   /* the NIC's rx_missed_errors over the window */
+	uint64_t rx_path_ns;      /* CPU_RX_PATH: NET_RX softirq + the NIC's hard-IRQ time, ns */
+	uint64_t rx_hardirq_ns;   /* ... its hard-IRQ part, ns */
 	uint64_t dropped, passed; /* the program's verdict counters over the window */
 	uint64_t dut_rx_packets;  /* DUT driver statistics over the window */
 	uint64_t dut_rx_dropped, snd_tx_dropped; /* loss before the DUT's program: the DUT's

@@ -26,6 +26,7 @@
 #include "run_ctx.h"
 #include "run_dirs.h"
 #include "run_json.h"
+#include "run_offered.h"
 #include "run_passes.h"
 #include "run_rate.h"
 #include "run_signals.h"
@@ -168,10 +169,14 @@ static int run_metrics_plan(struct run_ctx *c)
 	fprintf(stderr, "xdptc: time per packet from %s\n",
 		c->icount_dut ? "the guest's NAPI thread and ksoftirqd time (icount: instructions)"
 		: o->inside_icount ? "per-task CPU time in the icount guest (instructions)"
-		: c->remote ? "the guest's vCPU thread time" : "per-task CPU time");
+		: c->remote ? "the guest's vCPU thread time"
+		: c->td->outside ? "the NET_RX softirq and the NIC's hard IRQs on every CPU, and "
+				   "the device's threaded-NAPI threads"
+		: "per-task CPU time");
 	if (c->perf_n)
 		fprintf(stderr, "xdptc: perf stat counts %s over each timing window on %s%s%s\n",
 			o->pmu_events, c->remote ? "the guest's vCPU threads"
+				       : c->td->outside ? "the receive CPUs (perf stat -a -C)"
 						 : "the sender thread and the softirq/NAPI threads",
 			c->have_pmu ? "" : "; hardware events: ", c->have_pmu ? "" : c->pmu_why);
 	else
@@ -234,6 +239,8 @@ static void run_json_head(struct run_ctx *c)
 	json_object_set_new(set, "perf_events", ev);
 	json_object_set_new(set, "perf_scope",
 			    c->perf_n ? json_string(c->remote ? "the guest's vCPU threads (host side)"
+						    : c->td->outside ? "the receive CPUs, everything "
+								       "on them (perf stat -a -C)"
 							      : "the sender thread and the DUT's "
 								"softirq/NAPI threads, as "
 								"cpu_ns_per_pkt")
@@ -347,8 +354,8 @@ int run_main(const struct run_opts *opts)
 	/* auto: alternating on a local DUT of the host engine; a guest DUT's attach takes
 	 * longer than windows are worth there (docs/method.md), an icount clock has next to
 	 * no noise */
-	c->plan.alternating = opts->schedule == SCHEDULE_ALTERNATING ||
-			      (opts->schedule == SCHEDULE_AUTO && !c->icount_clock && !c->remote);
+	c->plan.alternating = !td->outside && (opts->schedule == SCHEDULE_ALTERNATING ||
+			      (opts->schedule == SCHEDULE_AUTO && !c->icount_clock && !c->remote));
 	if (run_prepare(c) || run_stopped() || run_topology_up(c) || run_trial_env(c))
 		goto out;
 	if (c->td->rx_prepare) /* phase 4: the topology readies its receive path */
@@ -359,6 +366,17 @@ int run_main(const struct run_opts *opts)
 	if (run_check_rx_path(c))
 		goto out;
 	e = run_passes(c); /* phase 8 (run_passes.c) */
+	if (!e && c->td->outside) { /* each trial's offered rate against the run's median */
+		json_t *rate = run_offered_check(c->trials, c->o.rate_tolerance);
+
+		if (rate && json_integer_value(json_object_get(rate, "invalid")))
+			fprintf(stderr, "xdptc: %lld trial(s) invalid: their offered rate is more "
+					"than %.1f%% from the run's median, %.0f pps\n",
+				(long long)json_integer_value(json_object_get(rate, "invalid")),
+				100 * c->o.rate_tolerance,
+				json_number_value(json_object_get(rate, "median_pps")));
+		json_object_set_new(c->run, "offered_rate", rate ? rate : json_null());
+	}
 	if (!e && c->o.find_max_rate)
 		e = run_rate_searches(&c->o, &c->env, c->remote, c->napi_pids, c->n_napi, c->run,
 				      c->why, sizeof(c->why));

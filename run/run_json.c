@@ -203,6 +203,13 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 		SETI("guest_vcpu_ns", r->vcpu_ns);
 	SETR(time_key, r->cpu_ns_per_pkt);
 	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
+	if (r->outside) { /* traffic from outside: what the NIC took in stands for sent */
+		SETI("offered", r->offered);
+		SETR("offered_pps", r->offered_pps);
+		SETI("dut_rx_missed", r->dut_rx_missed);
+		SETI("rx_path_ns", r->rx_path_ns);
+		SETI("rx_hardirq_ns", r->rx_hardirq_ns);
+	}
 	if (r->perf_n) /* perf stat over the window: each event, and it per packet */
 		perf_json(t, r);
 	if (r->have_counts) {
@@ -285,6 +292,15 @@ json_t *settings_json(const struct run_opts *o)
 	json_object_set_new(s, "schedule", json_string(o->schedule == SCHEDULE_CLASSIC ? "classic"
 						       : o->schedule == SCHEDULE_ALTERNATING
 							   ? "alternating" : "auto"));
+	if (o->dev) { /* traffic from outside: windows of time on the device named */
+		json_object_set_new(s, "device", json_string(o->dev));
+		json_object_set_new(s, "netns", o->dev_netns ? json_string(o->dev_netns)
+							     : json_null());
+		json_object_set_new(s, "window_s", json_real(o->window_s));
+		json_object_set_new(s, "rate_tolerance", json_real(o->rate_tolerance));
+		json_object_set_new(s, "allow_default_route_dev",
+				    json_boolean(o->allow_default_route_dev));
+	}
 	if (o->window_ms > 0)
 		json_object_set_new(s, "window_ms", json_real(o->window_ms));
 	if (o->windows_per_attach > 0)

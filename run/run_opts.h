@@ -35,6 +35,10 @@
 #define RUN_TIMING_BUDGET_MAX 3600
 #define RUN_TARGET_PCT_MIN 0.01
 #define RUN_TARGET_PCT_MAX 50
+#define RUN_WINDOW_S_MIN 0.1    /* dev: --window, seconds */
+#define RUN_WINDOW_S_MAX 600
+#define RUN_RATE_TOLERANCE_MIN 0.1 /* dev: --rate-tolerance, percent */
+#define RUN_RATE_TOLERANCE_MAX 50
 #define RUN_STR_(x) #x
 #define RUN_STR(x) RUN_STR_(x)
 
@@ -103,6 +107,15 @@ struct run_opts {
 	double timing_budget_s;    /* alternating: the timing pass's time, s (default 48) */
 	double target_halfwidth;   /* alternating: the A/A half-width the rounds aim at
 				    * (default 0.005: 0.5%) */
+	/* a topology whose traffic comes from outside (dev) */
+	const char *dev;           /* --dev: the device the traffic arrives on */
+	const char *dev_netns;     /* --netns: its namespace; NULL: this process's */
+	double window_s;           /* --window: each trial's window, s (default 3) */
+	double rate_tolerance;     /* --rate-tolerance: a trial whose offered rate is further
+				    * than this share from the run's median is invalid
+				    * (default 0.05) */
+	bool allow_default_route_dev; /* --allow-default-route-dev: measure a device that
+				       * carries the default route or a remote login */
 	const char *pmu_events;    /* perf events counted by perf stat in the timing pass, a
 				    * comma list as perf spells them (default
 				    * "cycles,instructions"); "" none */

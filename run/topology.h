@@ -47,6 +47,13 @@ struct topology_desc {
 				  * DUT here (said when it does not), or NULL */
 	const char *no_flame; /* why the profile pass's flame graphs cannot be had here, or
 			       * NULL: this machine's perf sees the DUT's kernel */
+	bool outside;        /* the traffic comes from outside (--dev names the device):
+			      * nothing is sent from here, a trial is a window of --window
+			      * seconds, the NIC's counters stand for the sent count */
+	/* before the run takes its lock or touches anything: the options checked against
+	 * the machine (the device named exists...). Returns -1 to go on, or the exit status
+	 * (said why). NULL: nothing to check. */
+	int (*preflight)(const struct run_opts *o);
 	bool icount_inside;  /* the icount engine runs the whole experiment inside a guest
 			      * (engine_icount.c); else it boots the DUT's guest under icount
 			      * and drives it from here */
@@ -67,7 +74,8 @@ struct topology_desc {
  * descriptor in topology_NAME.c. Adding a topology is adding its file and its row. */
 #define TOPOLOGY_LIST(X) \
 	X(veth)          \
-	X(virtio)
+	X(virtio)        \
+	X(dev)
 
 #define TOPOLOGY_DECLARE(n) extern const struct topology_desc topology_##n;
 TOPOLOGY_LIST(TOPOLOGY_DECLARE)

@@ -66,6 +66,11 @@ int run_topology_cmd(const struct run_opts *o, const char *script, const char *v
 		setenv("ICOUNT", o->engine == ENGINE_ICOUNT ? "1" : "0", 1);
 		if (o->guest_kernel)
 			setenv("GUEST_KERNEL", o->guest_kernel, 1);
+		/* dev.sh's device, named by the user */
+		if (o->dev)
+			setenv("XDPTC_DEV", o->dev, 1);
+		if (o->dev_netns)
+			setenv("XDPTC_DEV_NETNS", o->dev_netns, 1);
 		if (t->share)
 			setenv("XDPTC_SHARE", t->share, 1);
 		else
