@@ -264,8 +264,9 @@ static void render_header(const struct render_ctx *rc)
 
 		if (json_is_object(dev)) { /* traffic from outside: windows of time */
 			fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
-				     "%.1f s; offered rate: median %.0f pps over %lld trials, %lld "
-				     "invalid for being more than %.1f%% from it; %lld repetitions of "
+				     "%.1f s; offered rate: median %.0f pps in the timing pass, %lld "
+				     "trials measured, %lld invalid for being more than %.1f%% from "
+				     "their pass's median; %lld repetitions of "
 				     "the timing pass and %lld of the count and BPF-statistics passes, "
 				     "in shuffled order (seed %lld)\n",
 				json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),

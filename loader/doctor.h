@@ -13,7 +13,8 @@
 
 /*
  * doctor_report - run every check. @topologies_dir: where veth.sh is (the XDP, clsact
- * and tcx checks use a veth pair of their own, named xdptc-d..., removed afterwards).
+ * and tcx checks use a veth pair of their own, named xdptc-d..., removed afterwards);
+ * NULL: those three are left out (a run whose DUT is no veth of this machine's).
  * @boot: also prove KVM with a test boot of the guest kernel (virtio.sh; may download
  * it); otherwise KVM is reported from /dev/kvm and earlier probes.
  * @in_guest: leave out what only matters on a host (qemu, KVM).

@@ -285,7 +285,8 @@ json_t *settings_json(const struct run_opts *o)
 	for (int i = 0; i < o->nmodes; i++)
 		json_array_append_new(modes, json_string(arm_label(o, i)));
 	json_object_set_new(s, "modes", modes);
-	json_object_set_new(s, "packets", json_integer((json_int_t)o->packets));
+	json_object_set_new(s, "packets", o->dev ? json_null() /* windows of time */
+						 : json_integer((json_int_t)o->packets));
 	json_object_set_new(s, "warmup", json_integer((json_int_t)o->warmup));
 	json_object_set_new(s, "reps", json_integer(o->reps));
 	json_object_set_new(s, "count_reps", json_integer(o->count_reps));

@@ -11,12 +11,15 @@
 
 #include <jansson.h>
 
-/* run_offered_check - over run.json's @trials (the timing, count, bpfstats and profile
- * passes' trials that are valid and have "offered_pps"): the median offered rate, and
- * every trial further from it than @tolerance (a share: 0.05 is 5%) marked
- * "valid": false with its "invalid_reason". Writes {"median_pps", "tolerance",
- * "trials", "invalid"} and returns it (a new reference, for run.json's
- * "offered_rate"), or NULL when no trial has an offered rate. */
+/* run_offered_check - over run.json's @trials (those valid and with "offered_pps"), pass
+ * by pass: the pass's median offered rate, and every trial of it further from that than
+ * @tolerance (a share: 0.05 is 5%) marked "valid": false with its "invalid_reason". Per
+ * pass, because the count pass's probes slow the DUT: where the DUT falls behind, loss
+ * before the NIC that the DUT's machine cannot see (a host's tap, a switch) lowers what
+ * reaches it in that pass alone, by design, not by the generator. Returns
+ * {"median_pps_by_pass", "median_pps" (the timing pass's), "tolerance", "trials",
+ * "invalid"} (a new reference, for run.json's "offered_rate"), or NULL when no trial has
+ * an offered rate. */
 json_t *run_offered_check(json_t *trials, double tolerance);
 
 #endif
