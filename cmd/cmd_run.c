@@ -55,21 +55,6 @@ static struct cli_opt run_opts_table[] = {
 	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
 	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
 	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
-	{ "dev", OPT_DEV, "IFACE", "dev: the device the traffic arrives on, named by you "
-	  "(xdptc attaches to it alone and creates nothing; see `xdptc doctor --dev`)", NULL,
-	  "DEV", .brief = "the device of `make run-dev`", .flags = CLI_MAKE_CMDLINE },
-	{ "netns", OPT_NETNS, "NS", "dev: the device's network namespace", "this one",
-	  "NETNS", .flags = CLI_MAKE_CMDLINE },
-	{ "window", OPT_WINDOW, "S", "dev: each trial's window, " RUN_STR(RUN_WINDOW_S_MIN) "-"
-	  RUN_STR(RUN_WINDOW_S_MAX) " seconds of the traffic that comes", "3", "WINDOW" },
-	{ "rate-tolerance", OPT_RATE_TOLERANCE, "PCT", "dev: a trial whose offered rate is "
-	  "further than PCT percent from the run's median is invalid, "
-	  RUN_STR(RUN_RATE_TOLERANCE_MIN) "-" RUN_STR(RUN_RATE_TOLERANCE_MAX), "5",
-	  "RATE_TOLERANCE" },
-	{ "allow-default-route-dev", OPT_ALLOW_DEFAULT_ROUTE_DEV, NULL, "dev: measure a "
-	  "device that carries the default route or a remote login (an XDP attach can take "
-	  "its link down for a moment on some drivers)", "refused", "ALLOW_DEFAULT_ROUTE_DEV",
-	  "1" },
 	{ "packets", OPT_PACKETS, "N", "packets per trial of the count, BPF-statistics and "
 	  "profile passes, and of the timing pass under --schedule classic; RANGE, k/M/G "
 	  "suffixes allowed",
@@ -171,6 +156,22 @@ static struct cli_opt run_opts_table[] = {
 	  "(<not supported>); IPC when both cycles and instructions count. Not in an icount "
 	  "guest", "cycles,instructions", "PMU_EVENTS", .brief = "perf events counted by "
 	  "`perf stat` over each timing window (see docs/method.md); `none`" },
+	{ "dev", OPT_DEV, "IFACE", "dev: the device the traffic arrives on, named by you "
+	  "(xdptc attaches to it alone and creates nothing; see `xdptc doctor --dev`)", NULL,
+	  "DEV", .brief = "the device of `make run-dev`", .flags = CLI_MAKE_CMDLINE },
+	{ "netns", OPT_NETNS, "NS", "dev: the device's network namespace", "this one",
+	  "NETNS", .flags = CLI_MAKE_CMDLINE },
+	{ "window", OPT_WINDOW, "S", "dev: each trial's window, " RUN_STR(RUN_WINDOW_S_MIN) "-"
+	  RUN_STR(RUN_WINDOW_S_MAX) " seconds of the traffic that comes", "3", "WINDOW" },
+	{ "rate-tolerance", OPT_RATE_TOLERANCE, "PCT", "dev: a trial whose offered rate is "
+	  "further than PCT percent from its pass's median is invalid (a generator that "
+	  "changed its pace), "
+	  RUN_STR(RUN_RATE_TOLERANCE_MIN) "-" RUN_STR(RUN_RATE_TOLERANCE_MAX), "5",
+	  "RATE_TOLERANCE" },
+	{ "allow-default-route-dev", OPT_ALLOW_DEFAULT_ROUTE_DEV, NULL, "dev: measure a "
+	  "device that carries the default route or a remote login (an XDP attach can take "
+	  "its link down for a moment on some drivers)", "refused", "ALLOW_DEFAULT_ROUTE_DEV",
+	  "1" },
 	{ "cpu", OPT_CPU, "N", "CPU the sender (and on veth the receive softirq) runs on",
 	  "the last CPU", "CPU", .flags = CLI_MAKE_CMDLINE },
 	{ "port", 'p', "N", "UDP port to drop and to send to", "9999", "PORT",

@@ -96,6 +96,28 @@ static int rec_save(const struct drop_attachment *a, int hook, const char *pin, 
 	return e;
 }
 
+/* The start time of process @pid (/proc/PID/stat's field 22, clock ticks since boot), or
+ * 0 when there is no such process: with the pid, who the process is (a pid is reused). */
+static unsigned long long proc_start(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
+		/* after "pid (comm)": state is field 3, starttime field 22 */
+		if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			   "%*d %*d %*d %*d %llu", &t) != 1)
+			t = 0;
+	}
+	fclose(f);
+	return t;
+}
+
 static uint32_t u32_of(const json_t *r, const char *key)
 {
 	return (uint32_t)json_integer_value(json_object_get(r, key));
@@ -368,6 +390,97 @@ int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode
 			       st.ours, netns, err, errlen) ? -EBUSY : 0;
 }
 
+int attach_record_held(const struct drop_attachment *a, char *err, size_t errlen)
+{
+	char path[256];
+	json_t *r;
+	int e;
+
+	if (a->mode != MODE_TC) /* XDP and tcx are links: they go with this process */
+		return 0;
+	e = rec_save(a, RX_HOOK_TC, NULL, err, errlen);
+	if (e)
+		return e;
+	rec_path(path, sizeof(path), a->netns_cookie, a->ifindex, RX_HOOK_TC);
+	r = json_load_file(path, 0, NULL);
+	if (!r)
+		return -EIO;
+	json_object_set_new(r, "owner_pid", json_integer(getpid()));
+	json_object_set_new(r, "owner_start", json_integer((json_int_t)proc_start(getpid())));
+	if (json_dump_file(r, path, JSON_INDENT(2))) {
+		snprintf(err, errlen, "cannot write the attachment record %s", path);
+		e = -EIO;
+	}
+	json_decref(r);
+	return e;
+}
+
+void attach_record_release(const struct drop_attachment *a)
+{
+	char path[256];
+
+	if (a->mode != MODE_TC)
+		return;
+	rec_path(path, sizeof(path), a->netns_cookie, a->ifindex, RX_HOOK_TC);
+	unlink(path);
+	rmdir(RECORD_DIR); /* only when empty */
+}
+
+/* Enter the network namespace whose cookie is @cookie: this one, or one named under
+ * /run/netns. Returns 0 (*@saved as netns_enter gives it), or -ENOENT when none is. */
+static int netns_enter_cookie(uint64_t cookie, int *saved)
+{
+	DIR *d;
+	struct dirent *de;
+
+	*saved = -1;
+	if (netns_current_cookie() == cookie)
+		return 0;
+	d = opendir("/run/netns");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || netns_enter(de->d_name, saved))
+			continue;
+		if (netns_current_cookie() == cookie) {
+			closedir(d);
+			return 0;
+		}
+		netns_return(*saved);
+		*saved = -1;
+	}
+	if (d)
+		closedir(d);
+	return -ENOENT;
+}
+
+/* A filter a run held while it measured (attach_record_held), its run gone: detached
+ * where it is still the recorded program at its place, in its namespace. Returns true
+ * when the record is done with (detached, or its filter or namespace gone). */
+static bool held_orphan_detach(const json_t *r)
+{
+	uint64_t cookie = strtoull(json_string_value(json_object_get(r, "netns_cookie")) ?: "0",
+				   NULL, 16);
+	struct drop_attachment a;
+	int saved, e;
+
+	if (netns_enter_cookie(cookie, &saved))
+		return true; /* its namespace is gone, and the filter with it */
+	memset(&a, 0, sizeof(a));
+	a.mode = MODE_TC;
+	a.ifindex = (int)json_integer_value(json_object_get(r, "ifindex"));
+	a.prog_fd = a.verdicts_fd = a.link_fd = -1;
+	a.prog_id = u32_of(r, "prog_id");
+	a.tc_handle = u32_of(r, "tc_handle");
+	a.tc_prio = u32_of(r, "tc_prio");
+	a.created_clsact = json_is_true(json_object_get(r, "clsact_created"));
+	snprintf(a.dev, sizeof(a.dev), "%s", json_string_value(json_object_get(r, "dev")) ?: "");
+	e = rec_holds(r, a.ifindex) ? drop_detach(&a) : 0;
+	if (!e && a.prog_id)
+		fprintf(stderr, "xdptc: detached the tc filter (program %u) a killed run left on "
+				"%s\n", a.prog_id, a.dev);
+	netns_return(saved);
+	return e == 0;
+}
+
 int attach_records_prune(void)
 {
 	DIR *d = opendir(RECORD_DIR);
@@ -387,7 +500,15 @@ int attach_records_prune(void)
 			removed += unlink(path) == 0; /* unreadable: proves nothing */
 			continue;
 		}
-		if (json_object_get(r, "pin")) {
+		if (json_object_get(r, "owner_pid")) {
+			/* held by a run while it measured: left while that run lives */
+			int pid = (int)json_integer_value(json_object_get(r, "owner_pid"));
+			unsigned long long st = proc_start(pid);
+
+			gone = !(st && st == (unsigned long long)json_integer_value(
+							json_object_get(r, "owner_start"))) &&
+			       held_orphan_detach(r);
+		} else if (json_object_get(r, "pin")) {
 			/* a link whose device or namespace is gone is detached (ifindex 0) */
 			gone = !rec_holds(r, (int)json_integer_value(json_object_get(r, "ifindex")));
 		} else {

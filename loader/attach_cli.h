@@ -74,8 +74,18 @@ int attach_detach_dev(const char *ifname, enum drop_mode mode, char *done, size_
 int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode, char *err,
 		      size_t errlen, char *note, size_t notelen);
 
+/* attach_record_held / attach_record_release - a tc filter that a run holds on a device
+ * it does not own (the dev topology: the user's NIC) recorded, with the run as its owner
+ * (pid and process start time), for the time it is attached: a filter outlives a killed
+ * process (XDP and tcx links do not: nothing is recorded for them), so the next run or
+ * `xdptc cleanup` detaches it by that identity (attach_records_prune). held returns 0 or
+ * -errno with a sentence in @err. */
+int attach_record_held(const struct drop_attachment *a, char *err, size_t errlen);
+void attach_record_release(const struct drop_attachment *a);
+
 /* attach_records_prune - remove the records and pins whose attachment is gone (any
- * namespace), and the clsact markers of xdptc versions before records. Returns how
+ * namespace), the filters held by runs now gone (attach_record_held: detached where
+ * still theirs), and the clsact markers of xdptc versions before records. Returns how
  * many were removed. */
 int attach_records_prune(void);
 

@@ -86,6 +86,9 @@ struct dut {
 	int stats_fd;
 	struct softirq_tasks softirq;
 	struct rx_time rx_time;     /* loaded (dev): every snapshot reads rx_path_ns from it */
+	bool record_attach;         /* the device is not the run's own (dev): each tc filter
+				     * is recorded while attached (attach_record_held), for a
+				     * killed run's to be detached by identity */
 	/* remote */
 	int fd;
 	char buf[262144];  /* replies up to a line of that (insns close: a window's functions) */

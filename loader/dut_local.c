@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "attach_cli.h"
 #include "netns.h"
 #include "rx_path.h"
 
@@ -41,6 +42,8 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 	}
 	e = d->keep ? drop_attach_kept(d->keep, d->dev, mode, port, &d->att, err, errlen)
 		    : drop_attach(d->dev, mode, port, &d->att, err, errlen);
+	if (!e && d->record_attach && (e = attach_record_held(&d->att, err, errlen)))
+		drop_detach(&d->att); /* unrecorded, it must not stay */
 	if (!e) {
 		char qerr[256];
 
@@ -74,7 +77,13 @@ static int local_detach(struct dut *d)
 		d->attached = false;
 		return e;
 	}
-	e = d->keep ? drop_detach_kept(&d->att) : drop_detach(&d->att);
+	{
+		struct drop_attachment held = d->att;
+
+		e = d->keep ? drop_detach_kept(&d->att) : drop_detach(&d->att);
+		if (!e && d->record_attach)
+			attach_record_release(&held);
+	}
 	netns_return(saved);
 	d->attached = false;
 	return e;

@@ -121,6 +121,7 @@ static int dev_dut_open(struct run_ctx *c)
 	if (dev_modes_refuse(c))
 		return -1;
 	dut_local_init(&c->dut, t->dut_ns[0] ? t->dut_ns : NULL, t->dut_dev);
+	c->dut.record_attach = true; /* the user's device: a killed run's filter is found */
 	return 0;
 }
 

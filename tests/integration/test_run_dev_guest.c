@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The dev topology on a real driver: inside a qemu guest (topologies/virtio.sh), the
+ * guest's own virtio-net eth0 is the DUT of `xdptc run --topology dev --dev eth0`, run in
+ * the guest through its agent, while this host sends into the tap with `xdptc send
+ * --duration`, a separate process the run knows nothing about. The mechanism must show
+ * as on the virtio topology: tc builds one skb per packet and enters the stack, xdpdrv
+ * builds none (virtio-net runs XDP before it builds the skb); every trial measured its
+ * offered rate; xdpdrv's CPU time per packet against tc's has the sign of the committed
+ * `make run-virtio` example on the same guest kernel. With XDPTC_KEEP_RUN=DIR the run's
+ * directory is copied there (the committed example of the dev topology is one).
+ * Needs root, qemu and the guest kernel (fetched into the cache). Run from the
+ * repository root.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static const char *xdptc = "./build/xdptc";
+
+#include "run_helpers.h"
+#include "test_main.h"
+
+/* The committed `make run-virtio` example this run's sign is compared with (guest kernel
+ * 6.1.0-57-amd64, the virtio topology's default) */
+#define VIRTIO_EXAMPLE "results/examples/20261202T003542Z-virtio/run.json"
+#define GUEST_RATE "10000" /* pps: what a TCG guest drops with the count pass's probes on */
+#define GUEST_RUN_TIMEOUT_S 600
+
+static char prefix[16], snd_ns[48], dut_addr[48], share[64];
+
+static void value_of(const char *line, const char *key, char *dst, size_t len)
+{
+	size_t k = strlen(key);
+
+	if (!strncmp(line, key, k) && line[k] == '=') {
+		snprintf(dst, len, "%s", line + k + 1);
+		dst[strcspn(dst, "\n")] = '\0';
+	}
+}
+
+static int setup(void **state)
+{
+	char cmd[512], line[512];
+	FILE *p;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "xdptc-G%05x", (unsigned int)getpid() & 0xfffff);
+	snprintf(share, sizeof(share), "/tmp/xdptc-gtest-XXXXXX");
+	if (!mkdtemp(share))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "XDPTC_OWNER_PID=%d XDPTC_SHARE=%s ICOUNT=0 sh "
+		 "topologies/virtio.sh up %s", (int)getpid(), share, prefix);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		value_of(line, "SND_NS", snd_ns, sizeof(snd_ns));
+		value_of(line, "DUT_ADDR", dut_addr, sizeof(dut_addr));
+	}
+	return pclose(p) || !snd_ns[0] || !dut_addr[0] ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "sh topologies/virtio.sh down %s; rm -rf '%s'", prefix, share);
+	return system(cmd) ? -1 : 0;
+}
+
+/* The host's generator into the tap: `xdptc send --duration`, a process of its own. */
+static pid_t generator_start(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		int null = open("/dev/null", 1);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(xdptc, xdptc, "send", "--netns", snd_ns, "--dst", dut_addr, "--rate",
+		      GUEST_RATE, "--duration", "900", (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* The sign of xdpdrv's cpu_ns_per_pkt against tc's in run.json @run (0: none). */
+static int delta_sign(json_t *run)
+{
+	json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "metric")), "cpu_ns_per_pkt") &&
+		    !strcmp(json_string_value(json_object_get(d, "a")), "tc") &&
+		    !strcmp(json_string_value(json_object_get(d, "b")), "xdpdrv")) {
+			double v = num(d, "rel_delta");
+
+			printf("# xdpdrv vs tc: %+.1f%% cpu_ns_per_pkt\n", 100 * v);
+			return v < 0 ? -1 : v > 0 ? 1 : 0;
+		}
+	return 0;
+}
+
+static void test_dev_on_the_guests_virtio_net(void **state)
+{
+	char self[PATH_MAX], root[PATH_MAX], cmd[3 * PATH_MAX], path[PATH_MAX], rc[64] = "";
+	json_t *run, *t, *tc, *xdp, *ex;
+	json_error_t je;
+	size_t i;
+	pid_t gen;
+	int st, waited, with_rate = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(realpath(xdptc, self));
+	assert_non_null(getcwd(root, sizeof(root)));
+	gen = generator_start();
+	/* in the guest, in the background (the agent answers each request within its
+	 * timeout; the run takes minutes in a TCG guest): its log and exit status in the
+	 * share */
+	snprintf(cmd, sizeof(cmd), "sh topologies/virtio.sh exec %s \"cd '%s' && ('%s' run "
+		 "--topology dev --dev eth0 --window 1 --reps 3 --count-reps 1 --no-flame "
+		 "--modes tc,xdpdrv --seed 7 --quiet --out /run/xdptc-share > "
+		 "/run/xdptc-share/guest-run.log 2>&1; echo \\$? > /run/xdptc-share/guest-run.rc) "
+		 "</dev/null >/dev/null 2>&1 &\"", prefix, root, self);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/guest-run.rc", share);
+	for (waited = 0; waited < GUEST_RUN_TIMEOUT_S && access(path, R_OK); waited += 5)
+		sleep(5);
+	kill(gen, SIGINT);
+	waitpid(gen, &st, 0);
+	snprintf(cmd, sizeof(cmd), "tail -n 25 '%s/guest-run.log'", share);
+	if (system(cmd))
+		printf("# no log from the guest's run\n");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(rc, sizeof(rc), f));
+	fclose(f);
+	printf("# the guest's run took about %d s, exit %s", waited, rc);
+	assert_int_equal(atoi(rc), 0);
+	run = load_run_json(share, path, sizeof(path));
+	assert_non_null(run);
+	assert_string_equal(json_string_value(json_object_get(run, "topology")), "dev");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(run, "device"),
+							      "driver")), "virtio_net");
+	/* the offered rate measured in each trial, from the NIC's own counters */
+	json_array_foreach(json_object_get(run, "trials"), i, t)
+		with_rate += num(t, "offered_pps") > 0.5 * atof(GUEST_RATE);
+	printf("# %d of %zu trials with their offered rate; median %.0f pps\n", with_rate,
+	       json_array_size(json_object_get(run, "trials")),
+	       num(json_object_get(run, "offered_rate"), "median_pps"));
+	assert_int_equal(with_rate, (int)json_array_size(json_object_get(run, "trials")));
+	/* the mechanism, as on the virtio topology */
+	tc = mode_summary(run, "tc");
+	xdp = mode_summary(run, "xdpdrv");
+	assert_non_null(tc);
+	assert_non_null(xdp);
+	printf("# skbs built per packet: tc %.3f, xdpdrv %.3f; stack entries: tc %.3f, xdpdrv "
+	       "%.3f\n", num(tc, "skbs_built_per_pkt"), num(xdp, "skbs_built_per_pkt"),
+	       num(tc, "stack_entries_per_pkt"), num(xdp, "stack_entries_per_pkt"));
+	assert_true(fabs(num(tc, "skbs_built_per_pkt") - 1) < 0.01);
+	assert_true(num(xdp, "skbs_built_per_pkt") < 0.01);
+	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
+	assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
+	/* the sign of `make run-virtio`'s delta on the same guest kernel */
+	ex = json_load_file(VIRTIO_EXAMPLE, 0, &je);
+	assert_non_null(ex);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(ex, "guest"),
+							      "kernel_release")),
+			    json_string_value(json_object_get(json_object_get(run, "machine"),
+							      "kernel_release")));
+	{
+		int here = delta_sign(run), there = delta_sign(ex);
+
+		assert_int_not_equal(here, 0);
+		assert_int_equal(here, there);
+	}
+	json_decref(ex);
+	json_decref(run);
+	if (getenv("XDPTC_KEEP_RUN")) {
+		snprintf(cmd, sizeof(cmd), "cp -r '%s'/*-dev '%s'/", share, getenv("XDPTC_KEEP_RUN"));
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dev_on_the_guests_virtio_net),
+	};
+
+	INTEGRATION_MAIN("test_run_dev_guest", tests, setup, teardown, &xdptc);
+}
