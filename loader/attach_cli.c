@@ -97,7 +97,8 @@ static int rec_save(const struct drop_attachment *a, int hook, const char *pin, 
 }
 
 /* The start time of process @pid (/proc/PID/stat's field 22, clock ticks since boot), or
- * 0 when there is no such process: with the pid, who the process is (a pid is reused). */
+ * 0 when there is no such process or it is a zombie: with the pid, who the process is (a
+ * pid is reused). */
 static unsigned long long proc_start(int pid)
 {
 	char path[64], buf[1024], *p;
@@ -109,9 +110,12 @@ static unsigned long long proc_start(int pid)
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
-		/* after "pid (comm)": state is field 3, starttime field 22 */
-		if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			   "%*d %*d %*d %*d %llu", &t) != 1)
+		char state = 0;
+
+		/* after "pid (comm)": state is field 3, starttime field 22; a zombie holds
+		 * nothing any more (it waits only for its parent to reap it) */
+		if (sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			   "%*d %*d %*d %*d %llu", &state, &t) != 2 || state == 'Z')
 			t = 0;
 	}
 	fclose(f);
@@ -461,6 +465,7 @@ static bool held_orphan_detach(const json_t *r)
 				   NULL, 16);
 	struct drop_attachment a;
 	int saved, e;
+	bool held;
 
 	if (netns_enter_cookie(cookie, &saved))
 		return true; /* its namespace is gone, and the filter with it */
@@ -473,8 +478,9 @@ static bool held_orphan_detach(const json_t *r)
 	a.tc_prio = u32_of(r, "tc_prio");
 	a.created_clsact = json_is_true(json_object_get(r, "clsact_created"));
 	snprintf(a.dev, sizeof(a.dev), "%s", json_string_value(json_object_get(r, "dev")) ?: "");
-	e = rec_holds(r, a.ifindex) ? drop_detach(&a) : 0;
-	if (!e && a.prog_id)
+	held = rec_holds(r, a.ifindex);
+	e = held ? drop_detach(&a) : 0;
+	if (!e && held)
 		fprintf(stderr, "xdptc: detached the tc filter (program %u) a killed run left on "
 				"%s\n", a.prog_id, a.dev);
 	netns_return(saved);

@@ -9,7 +9,9 @@
  *   - refusals: a device that does not exist (exit 2, nothing made), a device carrying
  *     the default route (exit 2 before anything is attached, the flag named), and xdpdrv
  *     on a device without native XDP (a macvlan on the pair: refused with the kernel's
- *     reason, tc still measured).
+ *     reason, tc still measured);
+ *   - a run killed while its tc filter is on the device: `xdptc cleanup` detaches it by
+ *     the identity the run recorded.
  * Needs root. Run from the repository root.
  */
 #include <dirent.h>
@@ -279,6 +281,49 @@ static void test_xdpdrv_refused_without_native_xdp_tc_still_runs(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A run killed (SIGKILL) while its tc filter is on the device: the filter outlives it (a
+ * filter is no link), and `xdptc cleanup` detaches it by the identity the run recorded,
+ * with the clsact qdisc the run made; the device is as before. */
+static void test_killed_runs_filter_is_detached_by_cleanup(void **state)
+{
+	char tmpl[] = "/tmp/xdptc-dtest-XXXXXX", cmd[512], out[8192];
+	pid_t gen, run;
+	int st, tries;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	gen = generator_start(20000);
+	run = fork();
+	assert_true(run >= 0);
+	if (!run) {
+		int null = open("/dev/null", 1);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(xdptc, xdptc, "run", "--topology", "dev", "--dev", topo.dut_dev, "--netns",
+		      topo.dut_ns, "--modes", "tc", "--window", "5", "--reps", "3", "--no-flame",
+		      "--quiet", "--out", tmpl, (char *)NULL);
+		_exit(127);
+	}
+	/* until its filter is on the device (the first trial's attach) */
+	snprintf(cmd, sizeof(cmd), "tc -n %s filter show dev %s ingress | grep -q tc_drop",
+		 topo.dut_ns, topo.dut_dev);
+	for (tries = 0; tries < 600 && system(cmd); tries++)
+		usleep(100000);
+	kill(run, SIGKILL);
+	waitpid(run, &st, 0);
+	generator_stop(gen);
+	printf("# killed the run %.1f s after it started\n", tries / 10.0);
+	assert_int_equal(system(cmd), 0); /* the filter outlived it */
+	st = xdptc_err("cleanup", out, sizeof(out));
+	printf("# cleanup (exit %d): %s", st, out);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "detached the tc filter"));
+	assert_dut_untouched(); /* filter and clsact gone */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_default_route_device_is_refused_before_attach),
 		cmocka_unit_test(test_xdpdrv_refused_without_native_xdp_tc_still_runs),
 		cmocka_unit_test(test_rate_change_makes_its_trials_invalid),
+		cmocka_unit_test(test_killed_runs_filter_is_detached_by_cleanup),
 	};
 
 	INTEGRATION_MAIN("test_run_dev", tests, setup, teardown, &xdptc);
