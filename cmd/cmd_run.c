@@ -162,12 +162,13 @@ static struct cli_opt run_opts_table[] = {
 	{ "netns", OPT_NETNS, "NS", "dev: the device's network namespace", "this one",
 	  "NETNS", .flags = CLI_MAKE_CMDLINE },
 	{ "window", OPT_WINDOW, "S", "dev: each trial's window, " RUN_STR(RUN_WINDOW_S_MIN) "-"
-	  RUN_STR(RUN_WINDOW_S_MAX) " seconds of the traffic that comes", "3", "WINDOW" },
+	  RUN_STR(RUN_WINDOW_S_MAX) " seconds of the traffic that comes",
+	  RUN_STR(RUN_WINDOW_S_DEFAULT), "WINDOW" },
 	{ "rate-tolerance", OPT_RATE_TOLERANCE, "PCT", "dev: a trial whose offered rate is "
 	  "further than PCT percent from its pass's median is invalid (a generator that "
 	  "changed its pace), "
-	  RUN_STR(RUN_RATE_TOLERANCE_MIN) "-" RUN_STR(RUN_RATE_TOLERANCE_MAX), "5",
-	  "RATE_TOLERANCE" },
+	  RUN_STR(RUN_RATE_TOLERANCE_MIN) "-" RUN_STR(RUN_RATE_TOLERANCE_MAX),
+	  RUN_STR(RUN_RATE_TOLERANCE_DEFAULT), "RATE_TOLERANCE" },
 	{ "allow-default-route-dev", OPT_ALLOW_DEFAULT_ROUTE_DEV, NULL, "dev: measure a "
 	  "device that carries the default route or a remote login (an XDP attach can take "
 	  "its link down for a moment on some drivers)", "refused", "ALLOW_DEFAULT_ROUTE_DEV",
@@ -741,7 +742,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
 		.seed = (uint64_t)time(NULL), .pmu_events = "cycles,instructions",
-		.window_s = 3, .rate_tolerance = 0.05,
+		.window_s = RUN_WINDOW_S_DEFAULT, .rate_tolerance = RUN_RATE_TOLERANCE_DEFAULT / 100.0,
 	};
 	p.o.modes[0] = MODE_TC;
 	p.o.modes[1] = MODE_XDPDRV;

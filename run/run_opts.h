@@ -35,9 +35,11 @@
 #define RUN_TIMING_BUDGET_MAX 3600
 #define RUN_TARGET_PCT_MIN 0.01
 #define RUN_TARGET_PCT_MAX 50
-#define RUN_WINDOW_S_MIN 0.1    /* dev: --window, seconds */
+#define RUN_WINDOW_S_DEFAULT 3  /* dev: --window, seconds */
+#define RUN_WINDOW_S_MIN 0.1
 #define RUN_WINDOW_S_MAX 600
-#define RUN_RATE_TOLERANCE_MIN 0.1 /* dev: --rate-tolerance, percent */
+#define RUN_RATE_TOLERANCE_DEFAULT 5 /* dev: --rate-tolerance, percent */
+#define RUN_RATE_TOLERANCE_MIN 0.1
 #define RUN_RATE_TOLERANCE_MAX 50
 #define RUN_STR_(x) #x
 #define RUN_STR(x) RUN_STR_(x)

@@ -39,7 +39,7 @@ static const char *xdptc = "./build/xdptc";
 /* The committed `make run-virtio` example this run's sign is compared with (guest kernel
  * 6.1.0-57-amd64, the virtio topology's default) */
 #define VIRTIO_EXAMPLE "results/examples/20261202T003542Z-virtio/run.json"
-#define GUEST_RATE "10000" /* pps: what a TCG guest drops with the count pass's probes on */
+#define GUEST_RATE_PPS 10000 /* what a TCG guest drops with the count pass's probes on */
 #define GUEST_RUN_TIMEOUT_S 600
 
 static char prefix[16], snd_ns[48], dut_addr[48], share[64];
@@ -96,8 +96,11 @@ static pid_t generator_start(void)
 
 		dup2(null, 1);
 		dup2(null, 2);
-		execl(xdptc, xdptc, "send", "--netns", snd_ns, "--dst", dut_addr, "--rate",
-		      GUEST_RATE, "--duration", "900", (char *)NULL);
+		char rate[16];
+
+		snprintf(rate, sizeof(rate), "%d", GUEST_RATE_PPS);
+		execl(xdptc, xdptc, "send", "--netns", snd_ns, "--dst", dut_addr, "--rate", rate,
+		      "--duration", "900", (char *)NULL);
 		_exit(127);
 	}
 	return pid;
@@ -165,7 +168,7 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 							      "driver")), "virtio_net");
 	/* the offered rate measured in each trial, from the NIC's own counters */
 	json_array_foreach(json_object_get(run, "trials"), i, t)
-		with_rate += num(t, "offered_pps") > 0.5 * atof(GUEST_RATE);
+		with_rate += num(t, "offered_pps") > 0.5 * GUEST_RATE_PPS;
 	printf("# %d of %zu trials with their offered rate; median %.0f pps\n", with_rate,
 	       json_array_size(json_object_get(run, "trials")),
 	       num(json_object_get(run, "offered_rate"), "median_pps"));

@@ -163,7 +163,7 @@ static void test_run_help_gives_engine_defaults(void **state)
 
 	(void)state;
 	assert_non_null(strstr(help, "200k; virtio 50k; icount 20k"));
-	assert_non_null(strstr(help, "21; virtio 10; icount 11"));
+	assert_non_null(strstr(help, "21; virtio 10; dev 10; icount 11"));
 	assert_non_null(strstr(help, "3; icount 2"));
 	free(help);
 }
