@@ -45,30 +45,88 @@ int kallsyms_is_clone_of(const char *sym, const char *name)
 	return 1;
 }
 
-int kallsyms_resolve(const char *path, const char *name, char out[][KSYM_NAME_MAX], int max)
+/* The text symbols' names of one kallsyms file, read once (NUL-separated in names[]):
+ * /proc/kallsyms is generated anew on each read, which takes seconds in an emulated guest,
+ * and a counters plan resolves several functions. */
+static struct {
+	char path[256];
+	char *names;
+	size_t len;
+} text_syms;
+
+/* Read @path's text symbols into text_syms. Returns 0 or -errno. */
+static int text_syms_load(const char *path)
 {
 	char line[512];
 	FILE *f = fopen(path, "r");
-	int found = 0;
+	size_t cap = 0;
 
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f) && found < max) {
-		char type, sym[256];
+	free(text_syms.names);
+	text_syms.names = NULL;
+	text_syms.len = 0;
+	text_syms.path[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		char *type = strchr(line, ' '), *sym, *end;
+		size_t n;
+
+		if (!type || (type[1] != 't' && type[1] != 'T') || type[2] != ' ')
+			continue;
+		sym = type + 3;
+		end = sym + strcspn(sym, " \t\n");
+		n = (size_t)(end - sym);
+		if (!n || n >= KSYM_NAME_MAX)
+			continue;
+		if (text_syms.len + n + 1 > cap) {
+			size_t c = cap ? cap * 2 : 1 << 20;
+			char *nb = realloc(text_syms.names, c);
+
+			if (!nb) {
+				fclose(f);
+				return -ENOMEM;
+			}
+			text_syms.names = nb;
+			cap = c;
+		}
+		memcpy(text_syms.names + text_syms.len, sym, n);
+		text_syms.names[text_syms.len + n] = '\0';
+		text_syms.len += n + 1;
+	}
+	fclose(f);
+	snprintf(text_syms.path, sizeof(text_syms.path), "%s", path);
+	return 0;
+}
+
+static int text_syms_find(const char *name, char out[][KSYM_NAME_MAX], int max)
+{
+	int found = 0;
+
+	for (size_t o = 0; o < text_syms.len && found < max;) {
+		const char *sym = text_syms.names + o;
 		int dup = 0;
 
-		if (sscanf(line, "%*s %c %255s", &type, sym) != 2)
-			continue;
-		if (type != 't' && type != 'T')
-			continue;
-		if (!kallsyms_is_clone_of(sym, name) || strlen(sym) >= KSYM_NAME_MAX)
+		o += strlen(sym) + 1;
+		if (!kallsyms_is_clone_of(sym, name))
 			continue;
 		for (int i = 0; i < found; i++)
 			dup |= !strcmp(out[i], sym);
 		if (!dup)
 			snprintf(out[found++], KSYM_NAME_MAX, "%s", sym);
 	}
-	fclose(f);
+	return found;
+}
+
+int kallsyms_resolve(const char *path, const char *name, char out[][KSYM_NAME_MAX], int max)
+{
+	int e, found;
+
+	if (strcmp(text_syms.path, path) && (e = text_syms_load(path)))
+		return e;
+	found = text_syms_find(name, out, max);
+	/* none: read again (a module loaded since may have it) */
+	if (!found && !(e = text_syms_load(path)))
+		found = text_syms_find(name, out, max);
 	return found;
 }
 

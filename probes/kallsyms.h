@@ -18,7 +18,8 @@
  * kallsyms_resolve - names in @path (a /proc/kallsyms-format file: "ADDR TYPE NAME
  * [MODULE]") of text symbols (type t/T) that are @name itself or @name followed by
  * compiler-clone suffixes (".constprop.N", ".isra.N", ".part.N", ".lto_priv.N" in any
- * combination). Duplicates are returned once.
+ * combination). Duplicates are returned once. The file's text symbols are read once per
+ * process and kept (read again when @name is not among them: a module loaded since).
  * @out: room for @max names. Returns how many were found (0: none), at most @max, or
  * -errno when @path cannot be read.
  */

@@ -141,11 +141,12 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 	/* in the guest, in the background (the agent answers each request within its
 	 * timeout; the run takes minutes in a TCG guest): its log and exit status in the
 	 * share */
-	snprintf(cmd, sizeof(cmd), "sh topologies/virtio.sh exec %s \"cd '%s' && ('%s' run "
+	snprintf(cmd, sizeof(cmd), "sh topologies/virtio.sh exec %s \"cd '%s' && (('%s' run "
 		 "--topology dev --dev eth0 --window 1 --reps 3 --count-reps 1 --no-flame "
-		 "--modes tc,xdpdrv --seed 7 --quiet --out /run/xdptc-share > "
-		 "/run/xdptc-share/guest-run.log 2>&1; echo \\$? > /run/xdptc-share/guest-run.rc) "
-		 "</dev/null >/dev/null 2>&1 &\"", prefix, root, self);
+		 "--modes tc,xdpdrv --seed 7 --quiet --out /run/xdptc-share 2>&1; echo \\$? > "
+		 "/run/xdptc-share/guest-run.rc) | while IFS= read -r l; do echo \\\"\\$(date "
+		 "+%%T) \\$l\\\"; done > /run/xdptc-share/guest-run.log) </dev/null >/dev/null "
+		 "2>&1 &\"", prefix, root, self);
 	assert_int_equal(system(cmd), 0);
 	snprintf(path, sizeof(path), "%s/guest-run.rc", share);
 	for (waited = 0; waited < GUEST_RUN_TIMEOUT_S && access(path, R_OK); waited += 5)
