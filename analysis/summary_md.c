@@ -188,9 +188,10 @@ static void header_sources(const struct render_ctx *rc)
 				json_str_of(set, "perf_events_reason", "?"));
 		else
 			fprintf(out, "- perf events: counted by perf stat over each timing window (its "
-				     "counters on right before the sender's window and off right after "
+				     "counters on right before the %s window and off right after "
 				     "it, not during the settle wait) on %s; scaled by perf where "
 				     "counters were shared:",
+				json_is_object(json_object_get(run, "device")) ? "measured" : "sender's",
 				json_str_of(set, "perf_scope", "?"));
 		json_array_foreach(summary_perf_events(run), k, e) {
 			const char *metric = json_str_of(e, "metric", "?");

@@ -97,6 +97,13 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 	if (d->attached && d->att.verdicts_fd >= 0 &&
 	    (e = verdicts_read_fd(d->att.verdicts_fd, s->verdicts)))
 		return e;
+	/* the probes' counts right after the verdicts: with traffic that never stops (from
+	 * outside), what arrives between the two reads would count in one and not the other */
+	if (pass == DUT_PASS_COUNT && d->counters_open) {
+		if ((e = skb_counters_read(&d->counters, &s->counts)))
+			return e;
+		s->have_counts = true;
+	}
 	e = netns_enter(d->netns, &saved);
 	if (e)
 		return e;
@@ -114,11 +121,6 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 		s->rx_hardirq_ns = rt.hardirq_ns;
 	}
 	s->busy_ns = cpus_busy_steal_ns(&s->steal_ns);
-	if (pass == DUT_PASS_COUNT && d->counters_open) {
-		if ((e = skb_counters_read(&d->counters, &s->counts)))
-			return e;
-		s->have_counts = true;
-	}
 	/* in every pass (not the settle wait's polls): a run count that moves in the timing
 	 * pass says that BPF statistics were on by someone else's doing (one
 	 * bpf_prog_get_info_by_fd in each of the two snapshots, outside the window) */
