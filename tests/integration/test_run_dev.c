@@ -35,39 +35,15 @@
 static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
+#include "test_generator.h"
 #include "test_main.h"
 #include "test_topology.h"
 
 static struct test_topology topo;
 
-/* The generator: `xdptc send` from the sending namespace at @rate pps for up to 10
- * minutes, a process of its own. Returns its pid. */
-static pid_t generator_start(unsigned rate)
-{
-	char r[32];
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (!pid) {
-		int null = open("/dev/null", 1);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		snprintf(r, sizeof(r), "%u", rate);
-		execl(xdptc, xdptc, "send", "--netns", topo.snd_ns, "--dst", "198.18.0.2",
-		      "--rate", r, "--duration", "600", (char *)NULL);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void generator_stop(pid_t pid)
-{
-	int st;
-
-	kill(pid, SIGINT);
-	waitpid(pid, &st, 0);
-}
+/* The generator: from the sending namespace to the stand-in's DUT end, for up to 10
+ * minutes. */
+#define GENERATOR(rate) generator_start(xdptc, topo.snd_ns, "198.18.0.2", (rate), 600)
 
 /* Run `xdptc @args` with its stderr into *@out (at most @len); its exit status. */
 static int xdptc_err(const char *args, char *out, size_t len)
@@ -120,7 +96,7 @@ static void test_rate_change_makes_its_trials_invalid(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
-	gen = generator_start(20000);
+	gen = GENERATOR(20000);
 	snprintf(cmd, sizeof(cmd), "%s run --topology dev --dev %s --netns %s --window 0.5 "
 		 "--reps 6 --count-reps 1 --no-flame --modes tc,xdpdrv --seed 3 --quiet --out %s "
 		 "2>&1", xdptc, topo.dut_dev, topo.dut_ns, tmpl);
@@ -131,7 +107,7 @@ static void test_rate_change_makes_its_trials_invalid(void **state)
 		/* two thirds into the timing pass, the generator doubles its rate */
 		if (strstr(line, "] timing ") && ++timing == 8) {
 			generator_stop(gen);
-			gen = generator_start(40000);
+			gen = GENERATOR(40000);
 			printf("# the generator now sends 40000 pps\n");
 		}
 	}
@@ -246,7 +222,7 @@ static void test_xdpdrv_refused_without_native_xdp_tc_still_runs(void **state)
 		 topo.dut_ns, topo.dut_dev, mv, topo.dut_ns, topo.dut_dev, topo.dut_ns, mv,
 		 topo.dut_ns, mv, topo.snd_ns, topo.dut_ns, mv, topo.snd_dev);
 	assert_int_equal(system(cmd), 0);
-	gen = generator_start(20000);
+	gen = GENERATOR(20000);
 	snprintf(cmd, sizeof(cmd), "%s run --topology dev --dev %s --netns %s --window 0.3 "
 		 "--reps 2 --count-reps 1 --no-flame --modes tc,xdpdrv --quiet --out %s 2>&1 | "
 		 "tee /dev/stderr | grep -q 'xdpdrv refused on %s: the kernel says'", xdptc, mv,
@@ -292,7 +268,7 @@ static void test_killed_runs_filter_is_detached_by_cleanup(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
-	gen = generator_start(20000);
+	gen = GENERATOR(20000);
 	run = fork();
 	assert_true(run >= 0);
 	if (!run) {

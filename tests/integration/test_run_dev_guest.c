@@ -34,6 +34,7 @@
 static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
+#include "test_generator.h"
 #include "test_main.h"
 
 /* The committed `make run-virtio` example this run's sign is compared with (guest kernel
@@ -85,27 +86,6 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-/* The host's generator into the tap: `xdptc send --duration`, a process of its own. */
-static pid_t generator_start(void)
-{
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (!pid) {
-		int null = open("/dev/null", 1);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		char rate[16];
-
-		snprintf(rate, sizeof(rate), "%d", GUEST_RATE_PPS);
-		execl(xdptc, xdptc, "send", "--netns", snd_ns, "--dst", dut_addr, "--rate", rate,
-		      "--duration", "900", (char *)NULL);
-		_exit(127);
-	}
-	return pid;
-}
-
 /* The sign of xdpdrv's cpu_ns_per_pkt against tc's in run.json @run (0: none). */
 static int delta_sign(json_t *run)
 {
@@ -131,13 +111,14 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 	json_error_t je;
 	size_t i;
 	pid_t gen;
-	int st, waited, with_rate = 0;
+	int waited, with_rate = 0;
 	FILE *f;
 
 	(void)state;
 	assert_non_null(realpath(xdptc, self));
 	assert_non_null(getcwd(root, sizeof(root)));
-	gen = generator_start();
+	/* the host's generator into the tap */
+	gen = generator_start(xdptc, snd_ns, dut_addr, GUEST_RATE_PPS, 900);
 	/* in the guest, in the background (the agent answers each request within its
 	 * timeout; the run takes minutes in a TCG guest): its log and exit status in the
 	 * share */
@@ -151,8 +132,7 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 	snprintf(path, sizeof(path), "%s/guest-run.rc", share);
 	for (waited = 0; waited < GUEST_RUN_TIMEOUT_S && access(path, R_OK); waited += 5)
 		sleep(5);
-	kill(gen, SIGINT);
-	waitpid(gen, &st, 0);
+	generator_stop(gen);
 	snprintf(cmd, sizeof(cmd), "tail -n 25 '%s/guest-run.log'", share);
 	if (system(cmd))
 		printf("# no log from the guest's run\n");
