@@ -79,6 +79,11 @@ const struct metric metrics[] = {
 	{ "dut_rx_missed", "packets", "any", "dev: the NIC's rx_missed_errors (netdev "
 	  "statistics)", NEUTRAL, METRIC_FMT_COUNT, NULL, "frames the NIC dropped for want of "
 	  "a receive buffer", METRIC_CSV },
+	{ "nic_counters", "packets", "any", "dev: ethtool -S (SIOCETHTOOL ETHTOOL_GSTATS), the "
+	  "statistics whose names say drop, miss, discard, err or xdp", NEUTRAL,
+	  METRIC_FMT_STRING, NULL, "traffic from outside: the NIC's own counters that moved in "
+	  "the window, name to delta (an object; absent where the driver has none): where the "
+	  "driver says packets went, beside the rtnetlink figures the check uses", 0 },
 	{ "rx_path_ns", "ns", "any", "dev: irq:softirq_entry/softirq_exit (NET_RX_SOFTIRQ) and "
 	  "irq:irq_handler_entry/exit of the NIC's IRQs on every CPU (probes/rx_time.bpf.c)",
 	  NEUTRAL, METRIC_FMT_COUNT, NULL, "the receive path's CPU time in the window: the "

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ethtool_stats.h"
 #include "netdev_stats.h"
 #include "insn_window.h"
 #include "netns.h"
@@ -443,6 +444,7 @@ struct window_state {
 	uint64_t t_on;        /* when perf's counters went on, ns */
 	bool remote_insns;    /* a guest DUT's plugin window (env->insns_remote) */
 	struct dut_insns di;  /* ... its figures, until the result takes them */
+	struct ethtool_stats_set nic0, nic1; /* outside: the NIC's statistics at each end */
 };
 
 /* Send one command to the session's sender and read its report. Returns 0, -EINTR when
@@ -542,6 +544,36 @@ void trial_session_close(struct trial_session *s)
 	s->have_last = false;
 }
 
+/* The DUT device's ethtool statistics, in its namespace (none when it has none). */
+static void nic_read(const struct trial_env *env, struct ethtool_stats_set *set)
+{
+	int saved;
+
+	if (dut_is_remote(env->dut) || netns_enter(env->dut->netns, &saved))
+		return;
+	if (ethtool_stats_read(env->dut->dev, set))
+		memset(set, 0, sizeof(*set));
+	netns_return(saved);
+}
+
+/* The deltas of the statistics that name drops, misses, discards, errors or XDP, where
+ * they moved, into r->nic (the caller's to release: trial_result_release). */
+static void nic_deltas(const struct ethtool_stats_set *a, const struct ethtool_stats_set *b,
+		       struct trial_result *r)
+{
+	if (!a->n || a->n != b->n)
+		return;
+	r->nic = calloc((size_t)a->n, sizeof(*r->nic));
+	if (!r->nic)
+		return;
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->names[i], b->names[i]) && ethtool_stat_is_loss(a->names[i]) &&
+		    b->values[i] != a->values[i]) {
+			snprintf(r->nic[r->nic_n].name, sizeof(r->nic[0].name), "%s", a->names[i]);
+			r->nic[r->nic_n++].delta = (int64_t)(b->values[i] - a->values[i]);
+		}
+}
+
 /* The measured window: (warm-up) settle, perf started (profile pass: perf record;
  * timing pass: perf stat's counters on right before the window), snapshot, the window,
  * perf's counters off, settle, snapshot, compute. Returns 0, -EINTR when stopped, or
@@ -553,6 +585,7 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 	enum trial_pass pass = s->pass;
 	struct snapshot before, after;
 	struct child_report rep;
+	uint64_t t_snap0 = 0, t_snap1 = 0;
 	int e;
 
 	/* right after another window of the same attach: its last snapshot is this one's
@@ -578,10 +611,14 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 	}
 	if (pass == PASS_TIMING && env->perf_nevents > 0 && !s->perf)
 		t->perf_started = perf_window_start(env, s->pid, &t->ps, r) == 0;
-	if (reuse)
+	if (reuse) {
 		memcpy(&before, s->last, sizeof(before));
-	else
+	} else {
+		t_snap0 = clock_ns(CLOCK_MONOTONIC);
 		e = snapshot_take(env, pass, &before);
+	}
+	if (!e && env->window_ns) /* the NIC's own words, beside its rtnetlink figures */
+		nic_read(env, &t->nic0);
 	if (!e && t->perf_started && perf_window_on(&t->ps, r, &t->t_on))
 		t->perf_started = false; /* gone: its reason in r->perf_error */
 	/* a block's perf stat (trial_session_perf_start): on for this window */
@@ -623,7 +660,10 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 	if (t->remote_insns && (e = dut_insns(env->dut, false, &t->di, r->error,
 					      sizeof(r->error))))
 		return e; /* ... to right before the last */
+	t_snap1 = clock_ns(CLOCK_MONOTONIC);
 	e = snapshot_take(env, pass, &after);
+	if (!e && env->window_ns)
+		nic_read(env, &t->nic1);
 	if (!e && t->prof_started) {
 		char why[200];
 
@@ -638,7 +678,13 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
 		return e;
 	}
+	/* traffic from outside: what the counters hold came between the two snapshots, not
+	 * only during the wait between them */
+	if (env->window_ns)
+		rep.res.wall_ns = t_snap1 - t_snap0;
 	compute(env, &before, &after, &rep, r);
+	if (env->window_ns)
+		nic_deltas(&t->nic0, &t->nic1, r);
 	if (s->last) {
 		memcpy(s->last, &after, sizeof(after));
 		s->have_last = true;
@@ -673,6 +719,8 @@ void trial_session_perf_finish(struct trial_session *s, struct perf_stat *ps, bo
 /* Whatever the window still holds: perf stopped, a guest's window figures freed. */
 static void window_state_end(struct window_state *t)
 {
+	ethtool_stats_free(&t->nic0);
+	ethtool_stats_free(&t->nic1);
 	if (t->di.funcs) { /* a window the result did not take */
 		insn_funcs_free(t->di.funcs);
 		free(t->di.funcs);
@@ -686,6 +734,9 @@ static void window_state_end(struct window_state *t)
 
 void trial_result_release(struct trial_result *r)
 {
+	free(r->nic);
+	r->nic = NULL;
+	r->nic_n = 0;
 	if (r->insn_funcs) {
 		insn_funcs_free(r->insn_funcs);
 		free(r->insn_funcs);

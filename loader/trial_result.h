@@ -95,6 +95,13 @@ struct trial_result {
 				   * rx_missed_errors) */
 	double offered_pps;       /* outside: offered over the window's wall time */
 	uint64_t dut_rx_missed;   /* the NIC's rx_missed_errors over the window */
+	struct trial_nic_delta {  /* outside: the NIC's ethtool -S statistics that name drops,
+				   * misses, discards, errors or XDP and moved in the window
+				   * (the caller's to release: trial_result_release) */
+		char name[32];
+		int64_t delta;
+	} *nic;
+	int nic_n;
 	uint64_t rx_path_ns;      /* CPU_RX_PATH: NET_RX softirq + the NIC's hard-IRQ time, ns */
 	uint64_t rx_hardirq_ns;   /* ... its hard-IRQ part, ns */
 	uint64_t dropped, passed; /* the program's verdict counters over the window */

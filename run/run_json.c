@@ -209,6 +209,13 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 		SETI("dut_rx_missed", r->dut_rx_missed);
 		SETI("rx_path_ns", r->rx_path_ns);
 		SETI("rx_hardirq_ns", r->rx_hardirq_ns);
+		if (r->nic) { /* the driver's own words (ethtool -S), where they moved */
+			json_t *n = json_object();
+
+			for (int i = 0; i < r->nic_n; i++)
+				json_object_set_new(n, r->nic[i].name, json_integer(r->nic[i].delta));
+			json_object_set_new(t, "nic_counters", n);
+		}
 	}
 	if (r->perf_n) /* perf stat over the window: each event, and it per packet */
 		perf_json(t, r);

@@ -142,38 +142,6 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* With kprobes forced off, fentry is chosen where it can attach and the tracepoint
- * where it cannot (__netif_receive_skb_core is a compiler clone without BTF), and the
- * reason is recorded. */
-static void test_virtio_fentry_when_kprobes_are_off(void **state)
-{
-	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", cmd[512], path[600];
-	const json_t *cnt;
-	json_t *run, *tc;
-	int st;
-
-	(void)state;
-	st = run_xdptc(xdptc, tmpl, "", "run --topology virtio --packets 10k --rate 20k --reps 2 "
-					"--modes tc --counters fentry,tracepoint --quiet", path, sizeof(path));
-	assert_run_ok(st, path);
-	run = load_run_json(tmpl, path, sizeof(path));
-	cnt = json_object_get(json_object_get(run, "capabilities"), "counters");
-	printf("# stack_entries: %s (%s)\n",
-	       json_string_value(json_object_get(json_object_get(cnt, "stack_entries"), "backend")),
-	       json_string_value(json_object_get(json_object_get(cnt, "stack_entries"), "passed_over")));
-	assert_string_equal(json_string_value(json_object_get(json_object_get(cnt, "skbs_freed"),
-							      "backend")), "fentry");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(cnt, "skbs_built"),
-							      "backend")), "fentry");
-	tc = mode_summary(run, "tc");
-	assert_true(num(tc, "skbs_freed_per_pkt") >= 0.99);
-	assert_true(num(tc, "skbs_built_per_pkt") >= 0.99);
-	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
-	json_decref(run);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
-	assert_int_equal(system(cmd), 0);
-}
-
 static void test_guest_boot_timeout_fails_cleanly(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", cmd[512], path[600], prefix[16], out[4096] = "";
@@ -233,7 +201,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_virtio_run_shows_the_mechanism),
-		cmocka_unit_test(test_virtio_fentry_when_kprobes_are_off),
 		cmocka_unit_test(test_guest_boot_timeout_fails_cleanly),
 		cmocka_unit_test(test_missing_qemu_is_one_sentence),
 	};
