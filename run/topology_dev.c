@@ -138,7 +138,9 @@ static int dev_trial_env(struct run_ctx *c, struct trial_env *env)
 
 	env->cpu_source = CPU_RX_PATH;
 	env->window_ns = (uint64_t)(c->o.window_s * 1e9);
-	env->warmup_ns = env->window_ns / 10;
+	/* after each attach, a quarter of a window unmeasured: the new program's first runs
+	 * (an emulated guest translates its JIT-ed code then) are not the mode's cost */
+	env->warmup_ns = env->window_ns / 4;
 	/* the device's own NAPI threads, if it polls in threads; ksoftirqd's NET_RX time is
 	 * the probe's (it counts the softirq wherever it runs) */
 	napi_threads_find(c->topo.dut_dev, &c->dut.softirq);
