@@ -14,6 +14,8 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,28 +58,20 @@ static int dev_preflight(const struct run_opts *o)
 	return -1;
 }
 
-/* The modes the device cannot run, taken out of the run with the kernel's reason: xdpdrv
- * where the driver announces no native XDP (netdev xdp-features). */
-static int dev_modes_refuse(struct run_ctx *c)
+/* xdpdrv taken out of the run, with @why (the kernel's reason), the other modes kept.
+ * Returns 0, or -1 when no mode is left (said why). */
+static int dev_xdpdrv_refuse(struct run_ctx *c, const char *why)
 {
 	struct run_opts *o = &c->o;
-	const json_t *native = json_object_get(dev_info, "xdp_native");
 	int n = 0, aa = -1;
 
-	dev_refused = json_array();
-	if (!json_is_false(native))
-		return 0;
+	fprintf(stderr, "xdptc: xdpdrv refused on %s: the kernel says %s; the other modes run\n",
+		o->dev, why);
+	json_array_append_new(dev_refused, json_pack("{s:s, s:s}", "mode", "xdpdrv", "reason",
+						     why));
 	for (int i = 0; i < o->nmodes; i++) {
-		if (o->modes[i] == MODE_XDPDRV) {
-			const char *why = json_string_value(json_object_get(dev_info,
-									    "xdp_native_reason"));
-
-			fprintf(stderr, "xdptc: xdpdrv refused on %s: the kernel says %s\n", o->dev,
-				why ? why : "its driver has no native XDP");
-			json_array_append_new(dev_refused, json_pack("{s:s, s:s}", "mode", "xdpdrv",
-								     "reason", why ? why : ""));
+		if (o->modes[i] == MODE_XDPDRV)
 			continue;
-		}
 		if (i == o->aa_arm)
 			aa = n;
 		o->modes[n++] = o->modes[i];
@@ -90,6 +84,37 @@ static int dev_modes_refuse(struct run_ctx *c)
 	o->nmodes = n;
 	o->aa_arm = aa;
 	return 0;
+}
+
+/* The modes the device cannot run, taken out of the run with the kernel's reason: xdpdrv
+ * where the driver announces no native XDP (netdev xdp-features); where the kernel cannot
+ * say (before Linux 6.3), an xdpdrv attach is tried and detached, and its refusal is the
+ * reason. Returns 0 or -1 (said why). */
+static int dev_modes_refuse(struct run_ctx *c)
+{
+	const json_t *native = json_object_get(dev_info, "xdp_native");
+	bool has = false;
+
+	dev_refused = json_array();
+	for (int i = 0; i < c->o.nmodes; i++)
+		has |= c->o.modes[i] == MODE_XDPDRV;
+	if (!has || json_is_true(native))
+		return 0;
+	if (json_is_false(native)) {
+		const char *why = json_string_value(json_object_get(dev_info, "xdp_native_reason"));
+
+		return dev_xdpdrv_refuse(c, why ? why : "its driver has no native XDP");
+	}
+	{
+		char err[256] = "", km[16];
+		uint32_t id;
+
+		if (!dut_attach(&c->dut, MODE_XDPDRV, c->o.port, &id, km, err, sizeof(err))) {
+			dut_detach(&c->dut);
+			return 0;
+		}
+		return dev_xdpdrv_refuse(c, err[0] ? err : "an xdpdrv attach was refused");
+	}
 }
 
 /* The DUT is the device, on this machine; what it is and carries said before any
@@ -118,11 +143,9 @@ static int dev_dut_open(struct run_ctx *c)
 				"remote login; xdptc attaches to it alone, and its programs drop UDP "
 				"to port %u only\n",
 			t->dut_dev, drv ? drv : "unknown", (unsigned)c->o.port);
-	if (dev_modes_refuse(c))
-		return -1;
 	dut_local_init(&c->dut, t->dut_ns[0] ? t->dut_ns : NULL, t->dut_dev);
 	c->dut.record_attach = true; /* the user's device: a killed run's filter is found */
-	return 0;
+	return dev_modes_refuse(c);
 }
 
 /* The trials' windows are times; the time per packet is the receive path's on every CPU
