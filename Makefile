@@ -85,9 +85,9 @@ MATRIX_ARGS = $(strip $(if $(KERNELS),--kernels $(KERNELS)) $(if $(JOBS),--jobs 
 	$(if $(REPEAT),--repeat $(REPEAT)) $(if $(SEED),--seed $(SEED)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
-# AA, FLAME, MAXRATE and THREADED are switches, 1 or 0: any other value (AA=yes) is a
+# AA, FLAME, MAXRATE, THREADED and ALLOW_DEFAULT_ROUTE_DEV are switches, 1 or 0: any other value (AA=yes) is a
 # mistake, not "off", and stops make before anything runs
-SWITCHES := AA FLAME MAXRATE THREADED
+SWITCHES := AA FLAME MAXRATE THREADED ALLOW_DEFAULT_ROUTE_DEV
 RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(error $(v)=$($(v)): \
 	the switch $(v) is 1 (on) or 0 (off))))
 

@@ -264,8 +264,15 @@ static void render_header(const struct render_ctx *rc)
 		const json_t *off = json_object_get(run, "offered_rate");
 
 		if (json_is_object(dev)) { /* traffic from outside: windows of time */
+			double med = json_num_of(off, "median_pps");
+			char medw[64];
+
+			if (med > 0)
+				snprintf(medw, sizeof(medw), "median %.0f pps in the timing pass", med);
+			else
+				snprintf(medw, sizeof(medw), "no valid timing trial to take a median of");
 			fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
-				     "%.1f s; offered rate: median %.0f pps in the timing pass, %lld "
+				     "%.1f s; offered rate: %s, %lld "
 				     "trials measured, %lld invalid for being more than %.1f%% from "
 				     "their pass's median; %lld repetitions of "
 				     "the timing pass and %lld of the count and BPF-statistics passes, "
@@ -273,7 +280,7 @@ static void render_header(const struct render_ctx *rc)
 				json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),
 				json_is_string(json_object_get(dev, "netns")) ? ", namespace " : "",
 				json_str_of(dev, "netns", ""),
-				json_num_of(set, "window_s"), json_num_of(off, "median_pps"),
+				json_num_of(set, "window_s"), medw,
 				(long long)json_integer_value(json_object_get(off, "trials")),
 				(long long)json_integer_value(json_object_get(off, "invalid")),
 				100 * json_num_of(off, "tolerance"),

@@ -359,6 +359,11 @@ void summary_footer_render(const struct render_ctx *rc)
 	note_negative_cost(rc->out, rc->modes);
 	fprintf(rc->out, "\nCompare deltas inside this run only. Absolute times depend on the machine, "
 		     "its load and the topology; they are not comparable across runs or machines. "
-		     "Trials whose packets are not conserved (sent = dropped + passed + lost before "
-		     "the DUT, within 0.1%%) are marked invalid in run.json and left out above.\n");
+		     "%s are marked invalid in run.json and left out above.\n",
+		json_is_object(json_object_get(rc->run, "device"))
+		? "Trials whose packets the program did not decide as the device's driver counted "
+		  "them (within 0.1% and 256 packets), and trials whose offered rate is more than "
+		  "the rate tolerance from their pass's median,"
+		: "Trials whose packets are not conserved (sent = dropped + passed + lost before "
+		  "the DUT, within 0.1%)");
 }

@@ -58,7 +58,7 @@ struct run_parse {
 	uint64_t warmup;                       /* UINT64_MAX: not given */
 	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
 	int alt_set;                           /* --timing-budget or --target given */
-	int dev_set, sender_set;               /* --window or --rate-tolerance; --sender */
+	int dev_set, sender_set, size_set;     /* --window or --rate-tolerance; --sender; --size */
 	const char *inside_file;               /* --inside-icount FILE */
 };
 
@@ -305,6 +305,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 			return bad_value("--size", optarg, "payload bytes, 0-" RUN_STR(RUN_PAYLOAD_MAX)
 					 " (a 1514-byte frame)");
 		p->o.payload_len = (uint32_t)v;
+		p->size_set = 1;
 		break;
 	case OPT_SEED:
 		if (parse_count(optarg, (uint64_t)INT64_MAX, &p->o.seed))
@@ -335,17 +336,22 @@ static const char *topology_names_outside(void)
 static int run_opts_outside(struct run_parse *p, const struct topology_desc *td)
 {
 	if (!p->o.dev) {
-		fprintf(stderr, "xdptc: --topology %s needs --dev IFACE: the device the traffic "
-				"arrives on (see `xdptc doctor --dev IFACE`)\n", td->name);
+		fprintf(stderr, "xdptc: --topology %s needs --dev IFACE (make run-%s DEV=IFACE): "
+				"the device the traffic arrives on (see `xdptc doctor --dev IFACE`)\n",
+			td->name, td->name);
 		return EXIT_USAGE;
 	}
 	if (p->o.engine == ENGINE_ICOUNT || p->sender_set || p->rate_set || p->o.find_max_rate ||
-	    p->o.threaded_napi || p->packets_set || p->warmup != UINT64_MAX) {
+	    p->o.threaded_napi || p->packets_set || p->warmup != UINT64_MAX || p->size_set ||
+	    p->o.sender_cpu_set || p->o.schedule != SCHEDULE_AUTO || p->o.window_ms > 0 ||
+	    p->o.windows_per_attach || p->alt_set) {
 		fprintf(stderr, "xdptc: --topology %s measures the traffic that comes from "
-				"outside in windows of --window seconds: --engine icount, --sender, "
-				"--rate, --find-max-rate, --threaded-napi, --packets and --warmup do "
-				"not apply (pace the generator; a trial far from the run's median "
-				"rate is invalid)\n", td->name);
+				"outside in windows of --window seconds, one per mode and "
+				"repetition: --engine icount, --sender, --rate, --size, --cpu, "
+				"--find-max-rate, --threaded-napi, --packets, --warmup, --schedule and "
+				"the alternating pass's settings do not apply (the generator sets the "
+				"frames and their pace; a trial far from its pass's median rate is "
+				"invalid)\n", td->name);
 		return EXIT_USAGE;
 	}
 	return -1;

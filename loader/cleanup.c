@@ -62,8 +62,8 @@ int cleanup_leftovers(const char *topologies_dir, const char *const *scripts,
 	}
 	n = attach_records_prune();
 	if (n)
-		fprintf(stderr, "%sremoved %d record(s) or pin(s) of attachments that are gone\n",
-			tag, n);
+		fprintf(stderr, "%sremoved %d record(s) or pin(s) of attachments that are gone or "
+				"were a killed run's\n", tag, n);
 	removed += n;
 	if (results_dir && !run_lock_held()) {
 		n = cleanup_empty_run_dirs(results_dir, tag);

@@ -192,7 +192,9 @@ static void queues(json_t *r, const char *dev, bool *rps_set)
 		read_line(path, mask, sizeof(mask));
 		cpus_add_mask(one, mask);
 		cpus_add_mask(rps_set, mask);
-		json_array_append_new(rps, json_string(cpus_list(one, list, sizeof(list))));
+		cpus_list(one, list, sizeof(list));
+		/* no RPS on the queue: null, not an empty list's "" */
+		json_array_append_new(rps, list[0] ? json_string(list) : json_null());
 	}
 	json_object_set_new(q, "rps_cpus", rps);
 	json_object_set_new(r, "queues", q);

@@ -18,7 +18,7 @@
 /* dev_report - the report on device @dev in network namespace @netns (NULL: this one):
  * {"dev", "netns", "ifindex", "driver", "driver_version", "bus_info", "xdp_native" (true,
  * false or null when the kernel cannot say, with "xdp_native_reason"), "xdp_features"
- * (the NETDEV_XDP_ACT_* names), "queues" {"rx", "tx", "rps_cpus"}, "irqs" [{"irq",
+ * (the NETDEV_XDP_ACT_* names), "queues" {"rx", "tx", "rps_cpus" (per rx queue its RPS CPU list, or null for none)}, "irqs" [{"irq",
  * "name", "cpus"}], "receive_cpus" (a CPU list, or null with "receive_cpus_reason"),
  * "pmu" {"ok", "detail"}, "hooks" [rx_occupant_json], "default_route", "remote_login",
  * "attach_warning" (the sentence a run says before it attaches, or null)}. Returns a new

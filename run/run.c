@@ -378,6 +378,15 @@ int run_main(const struct run_opts *opts)
 				100 * c->o.rate_tolerance,
 				json_number_value(json_object_get(rate, "median_pps")));
 		json_object_set_new(c->run, "offered_rate", rate ? rate : json_null());
+		/* no valid timing trial: nothing came, or nothing steady; said, and a failure */
+		if (!rate || !json_is_number(json_object_get(json_object_get(rate,
+								"median_pps_by_pass"), "timing"))) {
+			snprintf(c->why, sizeof(c->why), "no timing trial on %s is valid: no traffic "
+				 "came, or none the program decided (is the generator sending, to "
+				 "UDP port %u?)", c->o.dev, (unsigned)c->o.port);
+			fprintf(stderr, "xdptc: %s\n", c->why);
+			e = -EIO;
+		}
 	}
 	if (!e && c->o.find_max_rate)
 		e = run_rate_searches(&c->o, &c->env, c->remote, c->napi_pids, c->n_napi, c->run,

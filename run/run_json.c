@@ -204,6 +204,8 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 	SETR(time_key, r->cpu_ns_per_pkt);
 	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
 	if (r->outside) { /* traffic from outside: what the NIC took in stands for sent */
+		json_object_set_new(t, "sent", json_null());  /* unknown here, never 0 */
+		json_object_set_new(t, "pps", json_null());
 		SETI("offered", r->offered);
 		SETR("offered_pps", r->offered_pps);
 		SETI("dut_rx_missed", r->dut_rx_missed);
@@ -301,6 +303,8 @@ json_t *settings_json(const struct run_opts *o)
 						       : o->schedule == SCHEDULE_ALTERNATING
 							   ? "alternating" : "auto"));
 	if (o->dev) { /* traffic from outside: windows of time on the device named */
+		json_object_set_new(s, "warmup", json_null()); /* no packets: warmup_s */
+		json_object_set_new(s, "warmup_s", json_real(o->window_s / RUN_WINDOW_WARMUP_DIV));
 		json_object_set_new(s, "device", json_string(o->dev));
 		json_object_set_new(s, "netns", o->dev_netns ? json_string(o->dev_netns)
 							     : json_null());

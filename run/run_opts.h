@@ -37,6 +37,9 @@
 #define RUN_TARGET_PCT_MAX 50
 #define RUN_WINDOW_S_DEFAULT 3  /* dev: --window, seconds */
 #define RUN_WINDOW_S_MIN 0.1
+#define RUN_WINDOW_WARMUP_DIV 4 /* dev: window / this unmeasured after each attach (the new
+				  * program's first runs: an emulated guest translates its JIT-ed
+				  * code then) */
 #define RUN_WINDOW_S_MAX 600
 #define RUN_RATE_TOLERANCE_DEFAULT 5 /* dev: --rate-tolerance, percent */
 #define RUN_RATE_TOLERANCE_MIN 0.1

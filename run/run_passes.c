@@ -55,8 +55,10 @@ static void progress_line(struct progress *p, const struct trial_result *r, cons
 		fprintf(stderr, "%8.1f %s/BPF run  ",
 			r->bpf_run_cnt ? (double)r->bpf_run_time_ns / (double)r->bpf_run_cnt : 0.0,
 			p->instructions ? "instr" : "ns");
-	fprintf(stderr, "pkts_at_dut %llu%s  %d left", (unsigned long long)r->pkts_at_dut,
-		r->valid ? "" : " INVALID (packets not conserved)", p->total - p->done);
+	/* an invalid trial says why, in its own words (run.json's invalid_reason) */
+	fprintf(stderr, "pkts_at_dut %llu%s%.80s%s  %d left", (unsigned long long)r->pkts_at_dut,
+		r->valid ? "" : " INVALID: ", r->valid ? "" : r->invalid_reason,
+		!r->valid && strlen(r->invalid_reason) > 80 ? "..." : "", p->total - p->done);
 	if (!p->no_eta)
 		fprintf(stderr, ", ETA %.0fs", eta);
 	fprintf(stderr, "%s", tty && r->valid && p->done < p->total ? "" : "\n");

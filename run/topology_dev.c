@@ -45,12 +45,19 @@ static int dev_preflight(const struct run_opts *o)
 
 	if (!r) {
 		fprintf(stderr, "xdptc: %s; nothing was touched\n", err);
-		return e == -ENODEV ? DEV_EXIT_USAGE : 1;
+		return e == -ENODEV || e == -ENOENT ? DEV_EXIT_USAGE : 1;
 	}
 	warn = json_string_value(json_object_get(r, "attach_warning"));
 	if (warn && !o->allow_default_route_dev) {
-		fprintf(stderr, "xdptc: %s. Refused before anything is attached: pass "
-				"--allow-default-route-dev to measure it anyway.\n", warn);
+		bool route = json_is_true(json_object_get(r, "default_route"));
+		bool login = json_is_true(json_object_get(r, "remote_login"));
+
+		fprintf(stderr, "xdptc: %s carries %s%s%s: on some drivers an XDP attach "
+				"reconfigures the queues and the link goes down for a moment, which "
+				"cuts what runs over it. Refused before anything is attached: pass "
+				"--allow-default-route-dev (make: ALLOW_DEFAULT_ROUTE_DEV=1) to measure "
+				"it anyway.\n", o->dev, route ? "the default route" : "",
+			route && login ? " and " : "", login ? "a remote login to this machine" : "");
 		json_decref(r);
 		return DEV_EXIT_USAGE;
 	}
@@ -161,9 +168,8 @@ static int dev_trial_env(struct run_ctx *c, struct trial_env *env)
 
 	env->cpu_source = CPU_RX_PATH;
 	env->window_ns = (uint64_t)(c->o.window_s * 1e9);
-	/* after each attach, a quarter of a window unmeasured: the new program's first runs
-	 * (an emulated guest translates its JIT-ed code then) are not the mode's cost */
-	env->warmup_ns = env->window_ns / 4;
+	/* after each attach, a part of a window unmeasured (run_opts.h) */
+	env->warmup_ns = env->window_ns / RUN_WINDOW_WARMUP_DIV;
 	/* the device's own NAPI threads, if it polls in threads; ksoftirqd's NET_RX time is
 	 * the probe's (it counts the softirq wherever it runs) */
 	napi_threads_find(c->topo.dut_dev, &c->dut.softirq);

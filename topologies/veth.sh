@@ -3,7 +3,8 @@
 #
 #   veth.sh up PREFIX     create PREFIX-snd and PREFIX-dut with the pair PREFIX-s / PREFIX-d
 #   veth.sh down PREFIX   remove them (and anything left in them)
-#   veth.sh cleanup       remove the namespaces named xdptc-* whose run is gone
+#   veth.sh cleanup       remove the topologies whose owner (its record in /run/xdptc) is
+#                         gone; a namespace that only looks like one of ours is left alone
 #
 # XDPTC_OWNER_PID (environment, for `up`): the process that owns the topology (default:
 # the process that ran this script, e.g. a person's shell); it is written to
@@ -84,12 +85,11 @@ up() {
 }
 
 cleanup() {
-	prefixes=$( { ip netns list | awk '{print $1}' | grep -E '^xdptc-[A-Za-z0-9]+-(snd|dut)$' | sed 's/-[a-z]*$//'
-		ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^xdptc-[A-Za-z0-9]+-[sd]$' | sed 's/-[sd]$//'
-		# owner files alone (a half-made topology), but not a guest's (virtio.sh's)
-		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p' |
-			while read -r p; do [ -d "$STATE_DIR/$p" ] || echo "$p"; done
-	} | sort -u)
+	# only what an owner record names (up_begin writes it before anything is made): a
+	# namespace or link whose name merely looks like the suite's is someone else's, and
+	# never touched; a guest's record (a state directory beside it) is virtio.sh's
+	prefixes=$(ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p' |
+		while read -r p; do [ -d "$STATE_DIR/$p" ] || echo "$p"; done | sort -u)
 	# shellcheck disable=SC2086
 	remove_dead topology $prefixes
 }

@@ -362,9 +362,9 @@ plugin_for() {
 }
 
 cleanup() {
-	prefixes=$( { ip netns list | awk '{print $1}' | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)-host$/\1/p'
-		ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)$/\1/p'
-	} | sort -u)
+	# only the topologies whose state directory records them (made right after the owner
+	# record, before anything else): a namespace that only looks like ours is left alone
+	prefixes=$(ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)$/\1/p' | sort -u)
 	# shellcheck disable=SC2086
 	remove_dead "guest topology" $prefixes
 }

@@ -11,7 +11,8 @@
  *     on a device without native XDP (a macvlan on the pair: refused with the kernel's
  *     reason, tc still measured);
  *   - a run killed while its tc filter is on the device: `xdptc cleanup` detaches it by
- *     the identity the run recorded.
+ *     the identity the run recorded;
+ *   - namespaces named like the suite's that no run of it made are left alone.
  * Needs root. Run from the repository root.
  */
 #include <dirent.h>
@@ -300,6 +301,29 @@ static void test_killed_runs_filter_is_detached_by_cleanup(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Namespaces whose names look like the suite's but that no run of it made (no owner
+ * record): a run's start and `xdptc cleanup` leave them alone. */
+static void test_lookalike_namespaces_are_left_alone(void **state)
+{
+	char veth_like[40], guest_like[40], cmd[256], out[8192];
+	int st;
+
+	(void)state;
+	snprintf(veth_like, sizeof(veth_like), "xdptc-L%05x-snd", (unsigned)getpid() & 0xfffff);
+	snprintf(guest_like, sizeof(guest_like), "xdptc-L%05x-host", (unsigned)getpid() & 0xfffff);
+	snprintf(cmd, sizeof(cmd), "ip netns add %s && ip netns add %s", veth_like, guest_like);
+	assert_int_equal(system(cmd), 0);
+	st = xdptc_err("cleanup", out, sizeof(out));
+	printf("# cleanup (exit %d): %s", st, out);
+	snprintf(cmd, sizeof(cmd), "ip netns list | grep -q '^%s' && ip netns list | grep -q '^%s'",
+		 veth_like, guest_like);
+	st = system(cmd);
+	snprintf(out, sizeof(out), "ip netns del %s; ip netns del %s", veth_like, guest_like);
+	if (system(out))
+		printf("# could not remove the look-alikes\n");
+	assert_int_equal(st, 0); /* both still there */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_xdpdrv_refused_without_native_xdp_tc_still_runs),
 		cmocka_unit_test(test_rate_change_makes_its_trials_invalid),
 		cmocka_unit_test(test_killed_runs_filter_is_detached_by_cleanup),
+		cmocka_unit_test(test_lookalike_namespaces_are_left_alone),
 	};
 
 	INTEGRATION_MAIN("test_run_dev", tests, setup, teardown, &xdptc);
