@@ -30,7 +30,7 @@ static const char *const runs[] = {
 	"results/examples/20261130T124624Z-virtio",
 	"results/examples/20261130T123851Z-veth",
 	"results/examples/20261201T204616Z-veth-icount",
-	"results/examples/20261202T133732Z-dev", /* traffic from outside: offered, rx_path_ns */
+	"results/examples/20261202T144141Z-dev", /* traffic from outside: offered, rx_path_ns */
 };
 #define NRUNS (sizeof(runs) / sizeof(runs[0]))
 

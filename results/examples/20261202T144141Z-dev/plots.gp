@@ -1,4 +1,4 @@
-# gnuplot script written by xdptc for the dev run of 2026-12-02T13:37:32Z
+# gnuplot script written by xdptc for the dev run of 2026-12-02T14:41:41Z
 set datafile missing '?'
 set grid ytics lc rgb '#dddddd'
 set key off
