@@ -376,21 +376,29 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 
 /* The profile's own check: the UDP sender's code is the same work in every mode, so its
  * share per packet must come out the same in tc's and xdpdrv's profiles. */
+/* Each profile's window against its timing pass: a note where they ran in different
+ * regimes (more than PROFILE_REGIME apart). */
+static void md_profile_regimes(FILE *out, const json_t *modes, const char *lead)
+{
+	for (int k = 0; k < 2; k++) {
+		const json_t *m = json_object_get(modes, k ? "xdpdrv" : "tc");
+		double w = json_num_of(m, "window_per_pkt"), t = json_num_of(m, "measured_per_pkt");
+
+		if (w > 0 && t > 0 && (w / t > PROFILE_REGIME || t / w > PROFILE_REGIME))
+			fprintf(out, "%s**Note**: %s's profile window measured %.0f instructions "
+				     "per packet, its timing pass %.0f: the two passes ran in different "
+				     "regimes, and the profile, scaled to the timing pass, describes "
+				     "it only roughly.\n%s", lead, k ? "xdpdrv" : "tc", w, t,
+				*lead ? "" : "\n");
+	}
+}
+
 static void md_profile_check(FILE *out, const json_t *modes)
 {
 	double a = json_num_of(json_object_get(modes, "tc"), "sender_own_per_pkt");
 	double b = json_num_of(json_object_get(modes, "xdpdrv"), "sender_own_per_pkt");
 
-	for (int k = 0; k < 2; k++) { /* each profile's window against the timing pass */
-		const json_t *m = json_object_get(modes, k ? "xdpdrv" : "tc");
-		double w = json_num_of(m, "window_per_pkt"), t = json_num_of(m, "measured_per_pkt");
-
-		if (w > 0 && t > 0 && (w / t > PROFILE_REGIME || t / w > PROFILE_REGIME))
-			fprintf(out, "**Note**: %s's profile window measured %.0f instructions per "
-				     "packet, its timing pass %.0f: the two passes ran in different "
-				     "regimes, and the profile, scaled to the timing pass, describes "
-				     "it only roughly.\n\n", k ? "xdpdrv" : "tc", w, t);
-	}
+	md_profile_regimes(out, modes, "");
 	if (isnan(a) || isnan(b) || a <= 0 || b <= 0)
 		return;
 	if (fabs(b / a - 1) <= PROFILE_CHECK)
@@ -483,6 +491,9 @@ static int write_md(const json_t *matrix, FILE *out)
 				fprintf(out, "\n%s, %s: differential flame graph `%s` (sampled: "
 					     "call paths, not counts).\n", json_str_of(e, "kernel", ""),
 					json_str_of(e, "experiment", ""), json_str_of(d, "svg", ""));
+			if (d)
+				md_profile_regimes(out, json_object_get(json_object_get(e, "profiles"),
+									"modes"), "\n");
 			continue;
 		}
 		md_profile(out, e, 10);
