@@ -172,13 +172,13 @@ static void test_changed_number_fails(void **state)
 	copy_docs(root);
 	assert_int_equal(check(root, &r, &out), 0); /* the copy holds as the docs do */
 	free(out);
-	snprintf(path, sizeof(path), "%s/README.md", root);
+	snprintf(path, sizeof(path), "%s/docs/reading-a-run.md", root);
 	/* a figure quoted from the cited run's summary (its timing schedule: 1153 packets a
 	 * window), one digit off */
 	edit(path, "1,153 packets, 36 rounds", "1,154 packets, 36 rounds");
 	assert_int_equal(check(root, &r, &out), 1);
 	assert_int_equal(r.failed, 1);
-	assert_non_null(strstr(out, "README.md:"));
+	assert_non_null(strstr(out, "docs/reading-a-run.md:"));
 	assert_non_null(strstr(out, "1,154: in none of the files this paragraph cites"));
 	free(out);
 	rm_tree(root);
