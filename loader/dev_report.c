@@ -444,7 +444,7 @@ static json_t *report_here(const char *netns, const char *dev, int *e, char *err
 
 		snprintf(s, sizeof(s), "%s carries %s%s%s: on some drivers an XDP attach "
 			 "reconfigures the queues and the link goes down for a moment, which "
-			 "cuts what runs over it (xdptc attach does not check this)", dev,
+			 "cuts what runs over it", dev,
 			 route ? "the default route" : "", route && login ? " and " : "",
 			 login ? "a remote login to this machine" : "");
 		json_object_set_new(r, "attach_warning", json_string(s));
@@ -572,6 +572,9 @@ void dev_report_print(const json_t *r, FILE *out)
 	fprintf(out, "%s\n", json_array_size(json_object_get(r, "hooks")) ? ""
 		: str(r, "hooks_reason", "free (no XDP program, no tcx ingress program, no "
 				 "ingress qdisc filter)"));
-	fprintf(out, "  carries:       %s\n", str(r, "attach_warning",
-						  "neither the default route nor a remote login"));
+	fprintf(out, "  carries:       %s%s\n", str(r, "attach_warning",
+						    "neither the default route nor a remote login"),
+		json_is_string(json_object_get(r, "attach_warning"))
+			? " (`xdptc attach` does not check this; `xdptc run --topology dev` refuses it "
+			  "unless allowed)" : "");
 }

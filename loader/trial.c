@@ -64,18 +64,17 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-static void sleep_ns(uint64_t ns)
+static void sleep_us(unsigned int us)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
-			       .tv_nsec = (long)(ns % 1000000000ull) };
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000L };
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR) /* the rest of it after a signal */
 		;
 }
 
 /* The sender child when the traffic comes from outside: nothing to send; each command
- * is a wait of the window's length (a warm-up's: env->warmup_ns), its wall time the
- * report's. */
+ * is a wait of the window's length (a warm-up's: env->warmup_ns). The window's time is
+ * the parent's, between its two snapshots (measured_window). */
 static void outside_child(const struct trial_env *env, int to_parent, int from_parent)
 {
 	struct child_report rep;
@@ -85,14 +84,8 @@ static void outside_child(const struct trial_env *env, int to_parent, int from_p
 	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 		return;
 	while (!read_full(from_parent, &cmd, sizeof(cmd)) && cmd.op != 'Q') {
-		struct timespec a, b;
-
 		memset(&rep, 0, sizeof(rep));
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		sleep_ns(cmd.op == 'W' ? env->warmup_ns : env->window_ns);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		rep.res.wall_ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
-				  (uint64_t)(b.tv_nsec - a.tv_nsec);
+		sleep_us((unsigned int)((cmd.op == 'W' ? env->warmup_ns : env->window_ns) / 1000));
 		if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 			return;
 	}
@@ -147,13 +140,6 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 	}
 	sender_close(&s);
 	_exit(0);
-}
-
-static void sleep_us(unsigned int us)
-{
-	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000L };
-
-	nanosleep(&ts, NULL);
 }
 
 static int dev_stats_in(const char *netns, const char *dev, struct netdev_stats *st)

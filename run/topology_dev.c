@@ -49,15 +49,9 @@ static int dev_preflight(const struct run_opts *o)
 	}
 	warn = json_string_value(json_object_get(r, "attach_warning"));
 	if (warn && !o->allow_default_route_dev) {
-		bool route = json_is_true(json_object_get(r, "default_route"));
-		bool login = json_is_true(json_object_get(r, "remote_login"));
-
-		fprintf(stderr, "xdptc: %s carries %s%s%s: on some drivers an XDP attach "
-				"reconfigures the queues and the link goes down for a moment, which "
-				"cuts what runs over it. Refused before anything is attached: pass "
+		fprintf(stderr, "xdptc: %s. Refused before anything is attached: pass "
 				"--allow-default-route-dev (make: ALLOW_DEFAULT_ROUTE_DEV=1) to measure "
-				"it anyway.\n", o->dev, route ? "the default route" : "",
-			route && login ? " and " : "", login ? "a remote login to this machine" : "");
+				"it anyway.\n", warn);
 		json_decref(r);
 		return DEV_EXIT_USAGE;
 	}
