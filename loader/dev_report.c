@@ -291,8 +291,10 @@ static void pmu(json_t *r, const char *cpus)
 	char said[300], detail[400];
 	bool ok = doctor_perf_counts(cpus ? cpus : "", said, sizeof(said));
 
-	snprintf(detail, sizeof(detail), "%s on %s%s: %s", ok ? "counts" : "does not count",
-		 cpus ? "CPUs " : "every CPU", cpus ? cpus : "", said);
+	/* no receive CPUs known: asked of every CPU (perf stat -a), said so either way */
+	snprintf(detail, sizeof(detail), "%s%s%s: %s",
+		 ok ? "counts on " : cpus ? "does not count on " : "counts on no CPU",
+		 ok && !cpus ? "every CPU" : cpus ? "CPUs " : "", cpus ? cpus : "", said);
 	json_object_set_new(r, "pmu", json_pack("{s:b, s:s}", "ok", ok, "detail", detail));
 }
 
