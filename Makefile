@@ -45,7 +45,7 @@ LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
 
-BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/xdp_tx probes/skb_counters probes/napi_delay \
+BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/netkit_drop bpf/xdp_tx probes/skb_counters probes/napi_delay \
 	probes/rx_time
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 # the layers, each including only those before it: bpf/ (the programs), probes/ (the

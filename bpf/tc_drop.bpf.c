@@ -1,51 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * tc_drop.bpf.c: the UDP-drop classifier as a TC program (clsact ingress, cls_bpf
- * direct-action, or tcx). The classifier reads the frame from the linear data; when
- * the headers it may need lie in paged fragments, they are pulled first
- * (bpf_skb_pull_data), so a non-linear skb is decided like a linear one. A VLAN tag the
- * kernel has moved into skb metadata counts as the classifier's tags do, so a frame is
- * judged as XDP judges it on the wire. How often
- * that happened is counted in `pulled` (TC only; the XDP program has no such map).
+ * direct-action, or tcx): the decision on the skb is skb_drop.bpf.h's, shared with the
+ * netkit program; `pulled` counts the frames whose headers had to be pulled out of paged
+ * fragments first.
  */
-#include "drop_common.bpf.h"
+#include "skb_drop.bpf.h"
 
 #define TC_ACT_OK 0
 #define TC_ACT_SHOT 2
 
-/* Frames for which the program called bpf_skb_pull_data because its linear data ended
- * before the headers the classifier may read: one per-CPU __u64 at key 0, read by user
- * space like `verdicts` (summed over the CPUs). Counts only; no verdict depends on it. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} pulled SEC(".maps");
-
 SEC("tc")
 int tc_drop(struct __sk_buff *skb)
 {
-	void *data = (void *)(long)skb->data;
-	void *data_end = (void *)(long)skb->data_end;
-
-	if (data_end - data < UDPC_MAX_HDR_BYTES && skb->len > (__u32)(data_end - data)) {
-		__u32 want = skb->len < UDPC_MAX_HDR_BYTES ? skb->len : UDPC_MAX_HDR_BYTES, key = 0;
-		__u64 *cnt = bpf_map_lookup_elem(&pulled, &key);
-
-		if (cnt)
-			*cnt += 1;
-		bpf_skb_pull_data(skb, want);
-		data = (void *)(long)skb->data;
-		data_end = (void *)(long)skb->data_end;
-	}
-	/* the outer VLAN tag may be in skb metadata by now (skb_vlan_untag() in
-	 * __netif_receive_skb_core, or the driver's VLAN offload): it still counts */
-	if (udp_classify(data, data_end, drop_port, skb->vlan_present ? 1 : 0) ==
-	    UDP_VERDICT_DROP) {
-		count_verdict(VERDICT_DROPPED);
-		return TC_ACT_SHOT;
-	}
-	count_verdict(VERDICT_PASSED);
-	return TC_ACT_OK;
+	return skb_drop_decide(skb) == UDP_VERDICT_DROP ? TC_ACT_SHOT : TC_ACT_OK;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The verdict identity of the two programs: a generated corpus of frames goes through
- * the XDP program and the TC program (BPF_PROG_TEST_RUN, in the kernel) and through the
- * same classifier compiled for user space; all three must decide every frame alike.
+ * The verdict identity of the three programs: a generated corpus of frames goes through
+ * the XDP program, the TC program and the netkit program (BPF_PROG_TEST_RUN, in the
+ * kernel; the netkit program loaded for BPF_NETKIT_PEER, which a kernel without
+ * CONFIG_NETKIT still loads and runs) and through the same classifier compiled for user
+ * space; all four must decide every frame alike.
  * A disagreement prints the frame in hex and the three verdicts. Needs root.
  */
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <cmocka.h>
 
 #include "frame_corpus.h"
+#include "netkit_drop.skel.h"
 #include "tc_drop.skel.h"
 #include "udp_classifier.h"
 #include "xdp_drop.skel.h"
@@ -28,22 +31,25 @@
 #define PORT 9999
 #define TC_ACT_OK 0
 #define TC_ACT_SHOT 2
+#define NETKIT_DROP 2
 
 static struct xdp_drop_bpf *xdp;
 static struct tc_drop_bpf *tc;
+static struct netkit_drop_bpf *nk;
 static size_t checked, kernel_checked, drops, tc_refused;
 
 /* Decide @f three ways and compare. */
 static void check(const struct frame *f)
 {
 	enum udp_verdict user = udp_classify(f->b, f->b + f->len, PORT, 0);
-	int x = -1, t = -1;
+	int x = -1, t = -1, k = -1;
 
 	checked++;
 	drops += user == UDP_VERDICT_DROP;
 	if (f->len >= 14) { /* BPF_PROG_TEST_RUN wants at least an Ethernet header */
 		LIBBPF_OPTS(bpf_test_run_opts, xo, .data_in = f->b, .data_size_in = (__u32)f->len);
 		LIBBPF_OPTS(bpf_test_run_opts, to, .data_in = f->b, .data_size_in = (__u32)f->len);
+		LIBBPF_OPTS(bpf_test_run_opts, ko, .data_in = f->b, .data_size_in = (__u32)f->len);
 
 		int te;
 
@@ -56,16 +62,21 @@ static void check(const struct frame *f)
 		if (te == -EINVAL) {
 			tc_refused++;
 			t = user == UDP_VERDICT_DROP ? TC_ACT_SHOT : TC_ACT_OK;
+			k = user == UDP_VERDICT_DROP ? NETKIT_DROP : 0;
 		} else {
 			assert_int_equal(te, 0);
 			t = (int)to.retval;
+			assert_int_equal(bpf_prog_test_run_opts(bpf_program__fd(nk->progs.netkit_drop),
+								&ko), 0);
+			k = (int)ko.retval;
 		}
 		kernel_checked++;
 	}
 	if (f->len >= 14 &&
-	    ((x == XDP_DROP) != (user == UDP_VERDICT_DROP) || (t == TC_ACT_SHOT) != (user == UDP_VERDICT_DROP))) {
-		fprintf(stderr, "verdicts differ: user %s, xdp %d, tc %d for the %zu-byte frame:",
-			user == UDP_VERDICT_DROP ? "drop" : "pass", x, t, f->len);
+	    ((x == XDP_DROP) != (user == UDP_VERDICT_DROP) || (t == TC_ACT_SHOT) != (user == UDP_VERDICT_DROP) ||
+	     (k == NETKIT_DROP) != (user == UDP_VERDICT_DROP))) {
+		fprintf(stderr, "verdicts differ: user %s, xdp %d, tc %d, netkit %d for the %zu-byte frame:",
+			user == UDP_VERDICT_DROP ? "drop" : "pass", x, t, k, f->len);
 		for (size_t i = 0; i < f->len; i++)
 			fprintf(stderr, "%s%02x", i % 16 ? " " : "\n  ", f->b[i]);
 		fprintf(stderr, "\n");
@@ -142,7 +153,7 @@ static void test_corpus(void **state)
 		check(&f);
 	}
 	printf("# verdict corpus: %zu frames, %zu through the XDP program and %zu through the TC "
-	       "program too (%zu malformed ones the kernel would not make an skb of), %zu dropped: "
+	       "and netkit programs too (%zu malformed ones the kernel would not make an skb of), %zu dropped: "
 	       "all verdicts agree\n", checked, kernel_checked, kernel_checked - tc_refused,
 	       tc_refused, drops);
 	assert_true(kernel_checked - tc_refused >= 10000);
@@ -155,7 +166,9 @@ static int setup(void **state)
 	(void)state;
 	xdp = xdp_drop_bpf__open_and_load();
 	tc = tc_drop_bpf__open_and_load();
-	return xdp && tc ? 0 : -1;
+	/* libbpf sets netkit/peer's expected attach type, BPF_NETKIT_PEER, from the section */
+	nk = netkit_drop_bpf__open_and_load();
+	return xdp && tc && nk ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -163,6 +176,7 @@ static int teardown(void **state)
 	(void)state;
 	xdp_drop_bpf__destroy(xdp);
 	tc_drop_bpf__destroy(tc);
+	netkit_drop_bpf__destroy(nk);
 	return 0;
 }
 
