@@ -45,6 +45,7 @@ int cmd_status(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_guest_exec(int argc, char **argv);
+int cmd_netkit_pair(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
@@ -62,6 +63,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *topodir, siz
 struct cli_command;
 extern const struct cli_command cli_cmd_attach, cli_cmd_detach, cli_cmd_status, cli_cmd_send,
 	cli_cmd_run, cli_cmd_sweep, cli_cmd_matrix, cli_cmd_cleanup, cli_cmd_doctor, cli_cmd_report,
-	cli_cmd_compare, cli_cmd_claims, cli_cmd_agent, cli_cmd_guest_exec;
+	cli_cmd_compare, cli_cmd_claims, cli_cmd_agent, cli_cmd_guest_exec,
+	cli_cmd_netkit_pair;
 
 #endif

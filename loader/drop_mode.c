@@ -11,6 +11,7 @@ static const char *const mode_names[MODE_NR] = {
 	[MODE_XDPGENERIC] = "xdpgeneric",
 	[MODE_TC] = "tc",
 	[MODE_TCX] = "tcx",
+	[MODE_NETKIT] = "netkit",
 };
 
 const char *drop_mode_name(enum drop_mode mode)
@@ -31,5 +32,5 @@ int drop_mode_parse(const char *s, enum drop_mode *out)
 
 const char *drop_mode_choices(void)
 {
-	return "none, xdpdrv, xdpgeneric, tc, tcx";
+	return "none, xdpdrv, xdpgeneric, tc, tcx, netkit";
 }

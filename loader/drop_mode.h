@@ -13,6 +13,9 @@ enum drop_mode {
 	MODE_XDPGENERIC, /* generic XDP on the skb (XDP_FLAGS_SKB_MODE) */
 	MODE_TC,         /* clsact ingress, cls_bpf direct-action */
 	MODE_TCX,        /* TC ingress through a BPF link (tcx, kernel >= 6.6, libbpf >= 1.3) */
+	MODE_NETKIT,     /* a netkit program (BPF_NETKIT_PEER, a BPF link on the primary's
+			  * ifindex, kernel >= 6.7): it runs in netkit_xmit on what the peer
+			  * transmits, before the skb reaches the primary's receive path */
 	MODE_NR,
 };
 
@@ -31,9 +34,9 @@ enum drop_mode {
 #define XDPTC_BPFFS "/sys/fs/bpf/xdptc"
 
 const char *drop_mode_name(enum drop_mode mode);
-/* Parse "none", "xdpdrv", "xdpgeneric", "tc" or "tcx". Returns 0 or -EINVAL. */
+/* Parse "none", "xdpdrv", "xdpgeneric", "tc", "tcx" or "netkit". Returns 0 or -EINVAL. */
 int drop_mode_parse(const char *s, enum drop_mode *out);
-/* "none, xdpdrv, xdpgeneric, tc, tcx": for error messages. */
+/* "none, xdpdrv, xdpgeneric, tc, tcx, netkit": for error messages. */
 const char *drop_mode_choices(void);
 
 #endif

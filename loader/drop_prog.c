@@ -20,6 +20,7 @@
 #include "netns.h"
 #include "percpu_array.h"
 #include "rx_path.h"
+#include "netkit_drop.skel.h"
 #include "tc_drop.skel.h"
 #include "xdp_drop.skel.h"
 
@@ -174,6 +175,52 @@ static int attach_tc(struct drop_attachment *a, uint16_t port, char *err, size_t
 	return keep_attachment(a, skel, bpf_map__fd(skel->maps.verdicts));
 }
 
+/* The netkit program for UDP port @port, loaded (BPF_NETKIT_PEER, from its section), and
+ * linked as the peer's program of the netkit device @a->ifindex (its primary). */
+static int attach_netkit(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
+{
+	struct netkit_drop_bpf *skel = netkit_drop_bpf__open();
+	int e;
+
+	if (!skel) {
+		e = -errno;
+		set_err(err, errlen, "opening the netkit program failed", e);
+		return e;
+	}
+	skel->rodata->drop_port = port;
+	if ((e = netkit_drop_bpf__load(skel))) {
+		set_err(err, errlen, "loading the netkit program failed", e);
+		netkit_drop_bpf__destroy(skel);
+		return e;
+	}
+	a->prog_fd = bpf_program__fd(skel->progs.netkit_drop);
+	/* appended after every program already there: drop_attach refused those */
+	a->link_fd = bpf_link_create(a->prog_fd, a->ifindex, BPF_NETKIT_PEER, NULL);
+	if (a->link_fd < 0) {
+		e = a->link_fd;
+		a->link_fd = -1;
+		set_err(err, errlen, e == -ENXIO ? "attaching as netkit peer failed: the device is "
+				     "no netkit" : e == -EACCES ? "attaching as netkit peer failed: "
+				     "the device is a netkit peer, not its primary"
+				     : "attaching as netkit peer failed (kernel 6.7 or newer needed)", e);
+		netkit_drop_bpf__destroy(skel);
+		a->prog_fd = -1;
+		return e;
+	}
+	return keep_attachment(a, skel, bpf_map__fd(skel->maps.verdicts));
+}
+
+/* A skeleton of @mode's program destroyed. */
+static void skel_destroy(enum drop_mode mode, void *skel)
+{
+	if (mode == MODE_TC || mode == MODE_TCX)
+		tc_drop_bpf__destroy(skel);
+	else if (mode == MODE_NETKIT)
+		netkit_drop_bpf__destroy(skel);
+	else
+		xdp_drop_bpf__destroy(skel);
+}
+
 static int attach_tcx(struct drop_attachment *a, uint16_t port, char *err, size_t errlen)
 {
 	int e;
@@ -252,6 +299,9 @@ int drop_attach(const char *ifname, enum drop_mode mode, uint16_t port,
 	case MODE_TCX:
 		e = attach_tcx(out, port, err, errlen);
 		break;
+	case MODE_NETKIT:
+		e = attach_netkit(out, port, err, errlen);
+		break;
 	default:
 		e = attach_tc(out, port, err, errlen);
 		break;
@@ -271,10 +321,7 @@ static void destroy_skel(struct drop_attachment *a)
 	a->link_fd = -1;
 	if (!a->skel)
 		return;
-	if (a->mode == MODE_TC || a->mode == MODE_TCX)
-		tc_drop_bpf__destroy(a->skel);
-	else
-		xdp_drop_bpf__destroy(a->skel);
+	skel_destroy(a->mode, a->skel);
 	a->skel = NULL;
 	a->prog_fd = -1;
 	a->verdicts_fd = -1;
@@ -336,6 +383,7 @@ int drop_detach(struct drop_attachment *a)
 	case MODE_XDPDRV:
 	case MODE_XDPGENERIC:
 	case MODE_TCX:
+	case MODE_NETKIT:
 		if (a->link_fd >= 0)
 			e = bpf_link_detach(a->link_fd);
 		break;
@@ -417,6 +465,14 @@ static int quick_rx_check(int ifindex, const char *dev, enum drop_mode mode, cha
 			 "it would see the frames first", xq.prog_id, dev);
 		return -EBUSY;
 	}
+	if (mode == MODE_NETKIT) {
+		if (!bpf_prog_query(ifindex, BPF_NETKIT_PEER, 0, NULL, NULL, &cnt) && cnt) {
+			snprintf(err, errlen, "%u netkit peer program(s) are on %s now, not attached "
+				 "by this run: they would see the frames first", cnt, dev);
+			return -EBUSY;
+		}
+		return 0;
+	}
 	if (mode != MODE_XDPDRV && mode != MODE_XDPGENERIC &&
 	    !bpf_prog_query(ifindex, BPF_TCX_INGRESS, 0, NULL, NULL, &cnt) && cnt) {
 		snprintf(err, errlen, "%u tcx program(s) are on %s's ingress now, not attached by "
@@ -497,12 +553,14 @@ int drop_attach_kept(struct drop_keep *k, const char *ifname, enum drop_mode mod
 		bool xdp = mode == MODE_XDPDRV || mode == MODE_XDPGENERIC;
 
 		out->link_fd = bpf_link_create(out->prog_fd, out->ifindex,
-					       xdp ? BPF_XDP : BPF_TCX_INGRESS, xdp ? &lo : NULL);
+					       xdp ? BPF_XDP : mode == MODE_NETKIT ? BPF_NETKIT_PEER
+					       : BPF_TCX_INGRESS, xdp ? &lo : NULL);
 		if (out->link_fd < 0) {
 			e = out->link_fd;
 			out->link_fd = -1;
 			set_err(err, errlen, xdp ? "attaching the XDP program again failed"
-						 : "attaching to tcx ingress again failed", e);
+					     : mode == MODE_NETKIT ? "attaching as netkit peer again failed"
+					     : "attaching to tcx ingress again failed", e);
 			return e;
 		}
 		out->link_id = link_id_of(out->link_fd);
@@ -538,10 +596,7 @@ void drop_keep_release(struct drop_keep *k)
 	for (int m = 0; m < MODE_NR; m++) {
 		if (!k->skel[m])
 			continue;
-		if (m == MODE_TC || m == MODE_TCX)
-			tc_drop_bpf__destroy(k->skel[m]);
-		else
-			xdp_drop_bpf__destroy(k->skel[m]);
+		skel_destroy((enum drop_mode)m, k->skel[m]);
 		k->skel[m] = NULL;
 	}
 	if (k->clsact_ifindex > 0 && drop_clsact_filters(k->dev) == 0) {

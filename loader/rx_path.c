@@ -103,6 +103,26 @@ static int read_tcx(struct rx_path *p)
 	return 0;
 }
 
+/* A netkit primary's peer programs (a device that is no netkit primary refuses the
+ * query: nothing can sit there). */
+static void read_netkit(struct rx_path *p)
+{
+	LIBBPF_OPTS(bpf_prog_query_opts, q);
+	__u32 ids[RX_PATH_MAX], links[RX_PATH_MAX];
+
+	q.prog_ids = ids;
+	q.link_ids = links;
+	q.count = RX_PATH_MAX;
+	if (bpf_prog_query_opts(p->ifindex, BPF_NETKIT_PEER, &q))
+		return;
+	for (__u32 i = 0; i < q.count && i < RX_PATH_MAX; i++) {
+		struct rx_occupant *o = add(p, RX_HOOK_NETKIT, "netkit", ids[i]);
+
+		if (o)
+			o->link_id = links[i];
+	}
+}
+
 static int cmp_pref(const void *a, const void *b)
 {
 	const struct rx_occupant *x = a, *y = b;
@@ -221,6 +241,7 @@ int rx_path_read(const char *ifname, struct rx_path *p, char *err, size_t errlen
 		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
 		return -ENODEV;
 	}
+	read_netkit(p);
 	if ((e = read_xdp(p, err, errlen)) || (e = read_tcx(p)) || (e = read_tc(p, ifname, err, errlen)))
 		return e;
 	return 0;
@@ -237,6 +258,12 @@ const char *rx_occupant_describe(const struct rx_occupant *o, char *buf, size_t 
 		snprintf(buf, len, "the %s XDP %s",
 			 !strcmp(o->mode, "xdpdrv") ? "native" : !strcmp(o->mode, "xdpgeneric")
 				? "generic" : "offloaded", prog);
+		break;
+	case RX_HOOK_NETKIT:
+		if (o->link_id)
+			snprintf(buf, len, "the netkit peer %s (BPF link %u)", prog, o->link_id);
+		else
+			snprintf(buf, len, "the netkit peer %s", prog);
 		break;
 	case RX_HOOK_TCX:
 		if (o->link_id)
@@ -260,7 +287,7 @@ const char *rx_occupant_describe(const struct rx_occupant *o, char *buf, size_t 
 
 json_t *rx_occupant_json(const struct rx_occupant *o, bool ours)
 {
-	static const char *const hooks[] = { "xdp", "tcx", "tc" };
+	static const char *const hooks[] = { "xdp", "tcx", "tc", "netkit" };
 	json_t *j = json_object();
 	char d[160];
 
@@ -271,7 +298,7 @@ json_t *rx_occupant_json(const struct rx_occupant *o, bool ours)
 		json_object_set_new(j, "prog_name", json_string(o->prog_name));
 		json_object_set_new(j, "prog_tag", json_string(o->prog_tag));
 	}
-	if (o->hook == RX_HOOK_TCX)
+	if (o->hook == RX_HOOK_TCX || o->hook == RX_HOOK_NETKIT)
 		json_object_set_new(j, "link_id", o->link_id ? json_integer(o->link_id) : json_null());
 	if (o->hook == RX_HOOK_TC) {
 		json_object_set_new(j, "qdisc", json_string(o->qdisc));
@@ -286,7 +313,14 @@ json_t *rx_occupant_json(const struct rx_occupant *o, bool ours)
 
 enum rx_hook rx_hook_of_mode(int mode)
 {
-	return mode == MODE_TCX ? RX_HOOK_TCX : mode == MODE_TC ? RX_HOOK_TC : RX_HOOK_XDP;
+	return mode == MODE_TCX ? RX_HOOK_TCX : mode == MODE_TC ? RX_HOOK_TC
+	       : mode == MODE_NETKIT ? RX_HOOK_NETKIT : RX_HOOK_XDP;
+}
+
+/* Where a hook sits on the way of a frame: netkit's (at the peer's xmit) first. */
+static int hook_rank(enum rx_hook h)
+{
+	return h == RX_HOOK_NETKIT ? -1 : (int)h;
 }
 
 bool rx_runs_before(const struct rx_occupant *o, int mode, uint32_t tc_pref)
@@ -296,7 +330,7 @@ bool rx_runs_before(const struct rx_occupant *o, int mode, uint32_t tc_pref)
 	if (mode == MODE_NONE)
 		return true; /* the baseline: anything on the path changes what it costs */
 	if (o->hook != h)
-		return o->hook < h;
+		return hook_rank(o->hook) < hook_rank(h);
 	/* the same hook: XDP holds one program (occupied); tcx programs run in their order
 	 * and a new one goes last; clsact filters by pref */
 	if (h == RX_HOOK_TC)

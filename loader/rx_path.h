@@ -6,6 +6,9 @@
  *   2. tcx ingress programs (bpf_prog_query_opts, BPF_TCX_INGRESS), in their order;
  *   3. the filters of the clsact or legacy ingress qdisc's ingress hook (cls_bpf, u32, any
  *      kind; `tc -j filter show dev DEV ingress`, iproute2), by priority (pref).
+ * On a netkit primary, before all of these: the peer's netkit programs
+ * (bpf_prog_query_opts, BPF_NETKIT_PEER), which run in netkit_xmit on what the peer
+ * transmits, before the skb reaches the primary's receive path.
  * (In __netif_receive_skb_core generic XDP runs first, then tcx, then the ingress qdisc's
  * filters; a native XDP program runs in the driver before all of it.)
  *
@@ -21,15 +24,17 @@
 
 #define RX_PATH_MAX 32
 
-enum rx_hook { RX_HOOK_XDP = 0, RX_HOOK_TCX, RX_HOOK_TC };
+/* the hooks; a frame meets RX_HOOK_NETKIT first, then the others in their order */
+enum rx_hook { RX_HOOK_XDP = 0, RX_HOOK_TCX, RX_HOOK_TC, RX_HOOK_NETKIT };
 
 struct rx_occupant {
 	enum rx_hook hook;
-	char mode[16];       /* xdpdrv, xdpgeneric, xdpoffload, tcx, tc */
+	char mode[16];       /* xdpdrv, xdpgeneric, xdpoffload, tcx, tc, netkit */
 	uint32_t prog_id;    /* 0: a filter that is no BPF program (u32, ...) */
 	char prog_name[17];
 	char prog_tag[17];   /* hex, "" when unknown */
-	uint32_t link_id;    /* tcx: the BPF link holding it, 0 when attached without one */
+	uint32_t link_id;    /* tcx, netkit: the BPF link holding it, 0 when attached without
+			      * one */
 	uint32_t tc_pref;    /* tc: the filter's priority, its handle, its kind (bpf, u32) */
 	uint32_t tc_handle;
 	char tc_kind[16];
