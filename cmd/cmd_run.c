@@ -289,6 +289,7 @@ static int run_opt_apply(struct run_parse *p, int c)
 			return EXIT_USAGE;
 		}
 		p->o.nmodes = n;
+		p->o.modes_given = true;
 		break;
 	case 'w':
 		if (parse_count(optarg, RUN_PACKETS_MAX, &p->warmup))
@@ -415,6 +416,20 @@ static int run_opts_finish(struct run_parse *p)
 			topology_names_outside());
 		return EXIT_USAGE;
 	}
+	/* the topology's modes, unless --modes named them (topology_NAME.c) */
+	if (!p->o.modes_given && td->modes) {
+		int n = parse_modes(td->modes, p->o.modes, RUN_MAX_MODES);
+
+		if (n > 0)
+			p->o.nmodes = n;
+	}
+	for (int i = 0; i < p->o.nmodes; i++)
+		if (p->o.modes[i] == MODE_NETKIT && !(td->allows & TOPOLOGY_NETKIT)) {
+			fprintf(stderr, "xdptc: --modes netkit: the netkit mode runs on --topology "
+					"%s only (a netkit pair beside a veth pair)\n",
+				topology_names(TOPOLOGY_NETKIT, NULL, ", ", " or "));
+			return EXIT_USAGE;
+		}
 	/* the topology's defaults under this engine (topology_NAME.c) */
 	if (!p->packets_set)
 		p->o.packets = df->packets;

@@ -60,6 +60,7 @@ struct run_opts {
 	const char *out_dir;       /* parent of the run directory (default "results") */
 	enum drop_mode modes[RUN_MAX_MODES]; /* the arms: each measured in every repetition */
 	int nmodes;
+	bool modes_given;            /* --modes was given (else the topology's default) */
 	int aa_arm;                /* the A/A twin of arm 0 (same mode, "MODE-aa"), or -1 */
 	uint64_t packets;          /* per measured window (default: the topology's, per engine:
 				    * struct topology_desc) */

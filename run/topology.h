@@ -32,6 +32,7 @@ struct topology_defaults {
 #define TOPOLOGY_GUEST_KERNEL (1u << 1)  /* --guest-kernel on the host engine */
 #define TOPOLOGY_ICOUNT_RATE (1u << 2)   /* --rate under the icount engine (a DUT whose
 					  * queue a paced sender must not overflow) */
+#define TOPOLOGY_NETKIT (1u << 3)        /* the netkit mode (a netkit pair beside the DUT) */
 
 /* One topology. The callbacks get the run as it stands (run_ctx.h); NULL: nothing to do. */
 struct topology_desc {
@@ -41,6 +42,7 @@ struct topology_desc {
 	const char *help;    /* what it is, for --help and the manual: a phrase */
 	struct topology_defaults host, icount; /* per engine */
 	unsigned int allows; /* TOPOLOGY_* */
+	const char *modes;   /* the default --modes, a comma list (NULL: tc,xdpdrv) */
 	bool remote;         /* the DUT is a guest, driven through its agent (dut_remote.c);
 			      * else this machine's namespace (dut_local.c) */
 	const char *doctor_item; /* doctor's item that says whether native XDP works on the
@@ -75,7 +77,8 @@ struct topology_desc {
 #define TOPOLOGY_LIST(X) \
 	X(veth)          \
 	X(virtio)        \
-	X(dev)
+	X(dev)           \
+	X(container)
 
 #define TOPOLOGY_DECLARE(n) extern const struct topology_desc topology_##n;
 TOPOLOGY_LIST(TOPOLOGY_DECLARE)

@@ -71,6 +71,15 @@ int run_topology_cmd(const struct run_opts *o, const char *script, const char *v
 			setenv("XDPTC_DEV", o->dev, 1);
 		if (o->dev_netns)
 			setenv("XDPTC_DEV_NETNS", o->dev_netns, 1);
+		{ /* this binary, for a script that asks it to make what iproute2 cannot */
+			char self[PATH_MAX];
+			ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+			if (n > 0) {
+				self[n] = '\0';
+				setenv("XDPTC_BIN", self, 1);
+			}
+		}
 		if (t->share)
 			setenv("XDPTC_SHARE", t->share, 1);
 		else
@@ -109,6 +118,11 @@ int run_topology_cmd(const struct run_opts *o, const char *script, const char *v
 			copy_val(t->qemu_version, sizeof(t->qemu_version), line, "QEMU_VERSION");
 			copy_val(t->qemu_pid, sizeof(t->qemu_pid), line, "QEMU_PID");
 			copy_val(t->icount, sizeof(t->icount), line, "ICOUNT");
+			copy_val(t->nk_snd_dev, sizeof(t->nk_snd_dev), line, "NETKIT_SND_DEV");
+			copy_val(t->nk_dut_dev, sizeof(t->nk_dut_dev), line, "NETKIT_DUT_DEV");
+			copy_val(t->nk_snd_addr, sizeof(t->nk_snd_addr), line, "NETKIT_SND_ADDR");
+			copy_val(t->nk_dut_addr, sizeof(t->nk_dut_addr), line, "NETKIT_DUT_ADDR");
+			copy_val(t->nk_reason, sizeof(t->nk_reason), line, "NETKIT_REASON");
 		}
 		fclose(p);
 	}

@@ -18,6 +18,10 @@ struct topology {
 	char ctl_sock[128], accel[16], accel_reason[128], guest_kernel[64], qemu_version[128];
 	char qemu_pid[16];
 	char icount[64];     /* virtio.sh with ICOUNT=1: qemu's -icount arguments */
+	/* container.sh: the netkit pair beside the veth pair (its peer in snd_ns, its
+	 * primary in dut_ns), or why there is none (NETKIT_REASON) */
+	char nk_snd_dev[16], nk_dut_dev[16], nk_snd_addr[48], nk_dut_addr[48];
+	char nk_reason[160];
 	const char *share;   /* the icount engine: the host directory the guest mounts
 			      * read-write (XDPTC_SHARE), or NULL */
 	int up;
@@ -25,7 +29,8 @@ struct topology {
 
 /* run_topology_cmd - `sh TOPOLOGIES/@script @verb PREFIX` with this process as the
  * topology's owner (XDPTC_OWNER_PID), with the script's settings from @o and @t
- * (ICOUNT=1 under the icount engine, else 0; GUEST_KERNEL; XDPTC_SHARE), in a process
+ * (ICOUNT=1 under the icount engine, else 0; GUEST_KERNEL; XDPTC_SHARE; XDPTC_BIN: this
+ * binary), in a process
  * group of its own, with stdin from /dev/null and SIGTERM as its parent-death signal;
  * for "up" the KEY=VALUE lines fill @t, and a stop (SIGINT, SIGTERM, SIGHUP) meanwhile
  * sends SIGTERM to its group, upon which it removes what it made. Returns 0, or -EIO

@@ -3,6 +3,11 @@
 #   check_prefix P       exit 2 unless P is xdptc-* and at most 13 characters
 #   ns_exists NS         is there a network namespace NS?
 #   owner_alive P        does the process recorded in $STATE_DIR/P.owner still run?
+#   kind_of P            which script made P ($STATE_DIR/P.kind, written by up_begin:
+#                        "veth.sh", "container.sh"; a record without one is veth.sh's,
+#                        as records were before kinds were written)
+#   owned_prefixes KIND  the prefixes of the owner records KIND made (no state
+#                        directory beside them: that is a guest's, virtio.sh's)
 #   remove_dead P... -- WHAT   for each prefix P: leave it while its owner lives, else
 #                        call `down P` (WHAT names the kind in the messages)
 #
@@ -48,6 +53,18 @@ owner_alive() {
 	pid=$(cat "$f" 2>/dev/null || true)
 	case "$pid" in ''|*[!0-9]*) return 1 ;; esac
 	pid_running "$pid" # a zombie owner has ended: its topology is dead
+}
+
+kind_of() {
+	k=$(cat "$STATE_DIR/$1.kind" 2>/dev/null || true)
+	echo "${k:-veth.sh}"
+}
+
+owned_prefixes() {
+	ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p' |
+		while read -r p; do
+			[ -d "$STATE_DIR/$p" ] || [ "$(kind_of "$p")" != "$1" ] || echo "$p"
+		done | sort -u
 }
 
 remove_dead() {
@@ -147,6 +164,7 @@ up_begin() {
 	pid_running "$owner" || { echo "$(basename "$0"): the owner of $1 (pid $owner) is gone already" >&2; exit 1; }
 	UP_PREFIX=$1
 	mkdir -p "$STATE_DIR"
+	echo "$(basename "$0")" > "$STATE_DIR/$1.kind"
 	echo "$owner" > "$STATE_DIR/$1.owner"
 	# stdin, stdout and stderr away from the caller's: the watch must not hold open the
 	# pipe the caller reads until `up` ends

@@ -41,7 +41,7 @@ down() {
 	done
 	# a half-made pair may still sit in the root namespace
 	ip link delete "$1-s" 2>/dev/null || true
-	rm -f "$STATE_DIR/$1.owner"
+	rm -f "$STATE_DIR/$1.owner" "$STATE_DIR/$1.kind"
 }
 
 
@@ -88,8 +88,8 @@ cleanup() {
 	# only what an owner record names (up_begin writes it before anything is made): a
 	# namespace or link whose name merely looks like the suite's is someone else's, and
 	# never touched; a guest's record (a state directory beside it) is virtio.sh's
-	prefixes=$(ls "$STATE_DIR" 2>/dev/null | sed -n 's/^\(xdptc-[A-Za-z0-9]*\)\.owner$/\1/p' |
-		while read -r p; do [ -d "$STATE_DIR/$p" ] || echo "$p"; done | sort -u)
+	# (of its own kind: a container's record is container.sh's)
+	prefixes=$(owned_prefixes veth.sh)
 	# shellcheck disable=SC2086
 	remove_dead topology $prefixes
 }

@@ -195,7 +195,7 @@ down() {
 		rm -f "$out" "$out.tmp"
 	fi
 	rm -rf "$dir"
-	rm -f "$STATE_DIR/$p.owner"
+	rm -f "$STATE_DIR/$p.owner" "$STATE_DIR/$p.kind"
 }
 
 # What a failed boot said: the lines naming an error first (a panic's stack trace
