@@ -80,6 +80,11 @@ struct dut {
 	bool counters_open;
 	/* local */
 	const char *netns, *dev;
+	/* a second device in the same namespace, for the modes whose bit (1u << mode) is in
+	 * dev2_modes (the container topology's netkit primary beside its veth); NULL: none */
+	const char *dev2;
+	unsigned int dev2_modes;
+	const char *cur_dev;        /* the device of the mode attached last (dev before any) */
 	struct drop_attachment att;
 	struct drop_keep *keep;     /* programs kept loaded between attaches (dut_keep_programs) */
 	struct skb_counters counters;

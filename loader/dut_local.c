@@ -25,6 +25,7 @@ void dut_local_init(struct dut *d, const char *netns, const char *dev)
 	d->remote = false;
 	d->netns = netns;
 	d->dev = dev;
+	d->cur_dev = dev;
 	d->fd = -1;
 	d->stats_fd = -1;
 	softirq_tasks_find(&d->softirq);
@@ -34,14 +35,16 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 			char kernel_mode[16], char *err, size_t errlen)
 {
 	struct rx_path p;
+	const char *dev = d->dev2 && (d->dev2_modes & (1u << mode)) ? d->dev2 : d->dev;
 	int saved, e = netns_enter(d->netns, &saved);
 
 	if (e) {
 		snprintf(err, errlen, "cannot enter namespace %s: %s", d->netns, strerror(-e));
 		return e;
 	}
-	e = d->keep ? drop_attach_kept(d->keep, d->dev, mode, port, &d->att, err, errlen)
-		    : drop_attach(d->dev, mode, port, &d->att, err, errlen);
+	d->cur_dev = dev; /* its counters are the window's from now on */
+	e = d->keep ? drop_attach_kept(d->keep, dev, mode, port, &d->att, err, errlen)
+		    : drop_attach(dev, mode, port, &d->att, err, errlen);
 	if (!e && d->record_attach && (e = attach_record_held(&d->att, err, errlen)))
 		drop_detach(&d->att); /* unrecorded, it must not stay */
 	if (!e) {
@@ -54,7 +57,7 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 		 * program: as it reported it at its first attach) */
 		if (d->keep && mode < MODE_NR && d->keep->kernel_mode[mode][0])
 			snprintf(kernel_mode, 16, "%s", d->keep->kernel_mode[mode]);
-		else if (mode != MODE_NONE && !rx_path_read(d->dev, &p, qerr, sizeof(qerr)))
+		else if (mode != MODE_NONE && !rx_path_read(dev, &p, qerr, sizeof(qerr)))
 			for (int i = 0; i < p.n; i++)
 				if (p.occ[i].prog_id == d->att.prog_id)
 					snprintf(kernel_mode, 16, "%s", p.occ[i].mode);
@@ -107,7 +110,7 @@ static int local_snapshot(struct dut *d, enum dut_pass pass, struct dut_snapshot
 	e = netns_enter(d->netns, &saved);
 	if (e)
 		return e;
-	e = netdev_stats_read(d->dev, &s->dev);
+	e = netdev_stats_read(d->cur_dev, &s->dev);
 	netns_return(saved);
 	if (e || pass == DUT_PASS_SETTLE) /* the settle wait: the packet counters only */
 		return e;

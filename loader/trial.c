@@ -37,6 +37,7 @@ const char *trial_pass_name(enum trial_pass p)
 struct child_cmd {
 	char op;        /* 'W' warm-up (no window), 'S' a measured window, 'Q' quit */
 	bool mark;      /* 'S': open and close the plugin's window around it */
+	bool path2;     /* 'W', 'S': send on the second path (env->path2_dst_addr) */
 	uint64_t count; /* packets */
 };
 
@@ -97,7 +98,7 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 {
 	struct child_report rep;
 	struct child_cmd cmd;
-	struct sender s;
+	struct sender s, s2;
 	struct sender_opts o = {
 		.kind = env->sender,
 		.dev = env->snd_dev,
@@ -126,19 +127,27 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 		rep.err = pin_to_cpu(env->sender_cpu);
 	if (!rep.err)
 		rep.err = sender_open(&s, &o);
+	if (!rep.err && env->path2_dst_addr) { /* the second path's own socket */
+		o.dev = env->path2_snd_dev;
+		o.dst_addr = env->path2_dst_addr;
+		rep.err = sender_open(&s2, &o);
+	}
 	if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.err)
 		_exit(1);
 	while (!read_full(from_parent, &cmd, sizeof(cmd)) && cmd.op != 'Q') {
 		memset(&rep, 0, sizeof(rep));
 		if (cmd.op == 'S' && cmd.mark)
 			trial_insns_open(&rep.clock);
-		rep.err = sender_send(&s, cmd.count, &rep.res);
+		rep.err = sender_send(cmd.path2 && env->path2_dst_addr ? &s2 : &s, cmd.count,
+				      &rep.res);
 		if (cmd.op == 'S' && cmd.mark)
 			trial_insns_close(&rep.clock);
 		if (write(to_parent, &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 			_exit(1);
 	}
 	sender_close(&s);
+	if (env->path2_dst_addr)
+		sender_close(&s2);
 	_exit(0);
 }
 
@@ -161,7 +170,8 @@ struct snapshot {
 	uint64_t self_ns; /* this process's CPU time (snapshots, the settle wait's polls) */
 };
 
-static int snapshot_take(const struct trial_env *env, enum trial_pass pass, struct snapshot *s)
+static int snapshot_take(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
+			 struct snapshot *s)
 {
 	int e;
 
@@ -169,7 +179,8 @@ static int snapshot_take(const struct trial_env *env, enum trial_pass pass, stru
 	if (pass == PASS_PROFILE)
 		pass = PASS_TIMING; /* the DUT reads its timing figures */
 	if ((e = dut_snapshot(env->dut, (enum dut_pass)pass, &s->dut)) ||
-	    (!env->window_ns && (e = dev_stats_in(env->snd_netns, env->snd_dev, &s->snd))))
+	    (!env->window_ns &&
+	     (e = dev_stats_in(env->snd_netns, trial_env_snd_dev(env, mode), &s->snd))))
 		return e;
 	if (env->cpu_source == CPU_GUEST_VCPU)
 		s->vcpu_ns = threads_cpu_ns(env->qemu_pid, &env->vcpus);
@@ -224,6 +235,17 @@ static void compute(const struct trial_env *env, const struct snapshot *b,
 	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
 	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
 	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
+	if (r->mode == MODE_NETKIT) {
+		/* netkit_xmit counts its program's drops in the sending peer's tx_dropped and
+		 * what it handed on in the peer's tx_packets (the primary's rx_packets: the
+		 * passes alone), so what the program was handed is their sum, and only tx
+		 * drops beyond the program's are loss (a full backlog's, which the primary's
+		 * rx_dropped counts too, as veth's pair does) */
+		uint64_t txd = e->snd.tx_dropped - b->snd.tx_dropped;
+
+		r->dut_rx_packets = (e->snd.tx_packets - b->snd.tx_packets) + txd;
+		r->snd_tx_dropped = txd > r->dropped ? txd - r->dropped : 0;
+	}
 	if (env->window_ns)
 		conserve_outside(r);
 	else
@@ -286,7 +308,9 @@ static int session_cmd(struct trial_session *s, char op, uint64_t count,
 		       struct child_report *rep, struct trial_result *r)
 {
 	struct child_cmd cmd = { .op = op, .count = count,
-				 .mark = op == 'S' && s->pass == PASS_TIMING && s->env->insns_path };
+				 .mark = op == 'S' && s->pass == PASS_TIMING && s->env->insns_path,
+				 .path2 = s->env->path2_dst_addr &&
+					  (s->env->path2_modes & (1u << s->mode)) };
 
 	if (write(s->down, &cmd, sizeof(cmd)) != (ssize_t)sizeof(cmd) ||
 	    read_full(s->up, rep, sizeof(*rep))) {
@@ -418,7 +442,7 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 		memcpy(&before, s->last, sizeof(before));
 	} else {
 		t_snap0 = clock_ns(CLOCK_MONOTONIC);
-		e = snapshot_take(env, pass, &before);
+		e = snapshot_take(env, s->mode, pass, &before);
 	}
 	if (!e && env->window_ns) /* the NIC's own words, beside its rtnetlink figures */
 		nic_read(env, &t->nic0);
@@ -464,7 +488,7 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 					      sizeof(r->error))))
 		return e; /* ... to right before the last */
 	t_snap1 = clock_ns(CLOCK_MONOTONIC);
-	e = snapshot_take(env, pass, &after);
+	e = snapshot_take(env, s->mode, pass, &after);
 	if (!e && env->window_ns)
 		nic_read(env, &t->nic1);
 	if (!e && t->prof_started) {

@@ -80,7 +80,21 @@ struct trial_env {
 	uint64_t window_ns, warmup_ns;
 	const char *perf_cpus;           /* perf stat counts these CPUs (perf -C LIST), not
 					  * threads; NULL: the measured threads */
+	/* a second way to the DUT beside snd_dev -> dst_addr (the container topology's
+	 * netkit pair beside its veth pair): the modes whose bit (1u << mode) is in
+	 * path2_modes send from path2_snd_dev (in snd_netns) to path2_dst_addr; the UDP
+	 * sender only (routing picks the device); NULL: none */
+	const char *path2_snd_dev, *path2_dst_addr;
+	unsigned int path2_modes;
 };
+
+/* trial_env_snd_dev - the sending device of @mode's path (env->snd_dev, or
+ * env->path2_snd_dev for the modes of the second path). */
+static inline const char *trial_env_snd_dev(const struct trial_env *env, enum drop_mode mode)
+{
+	return env->path2_snd_dev && (env->path2_modes & (1u << mode)) ? env->path2_snd_dev
+								      : env->snd_dev;
+}
 
 struct trial_result {
 	enum drop_mode mode;
