@@ -297,11 +297,15 @@ static void md_head(const json_t *matrix, FILE *out)
 	fprintf(out, "\n\n");
 	fprintf(out, "| kernel | package | version | suite | guest release | measured | left out |\n"
 		     "|---|---|---|---|---|---|---|\n");
-	json_array_foreach(json_object_get(matrix, "kernels"), i, k)
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", json_str_of(k, "spec", ""),
+	json_array_foreach(json_object_get(matrix, "kernels"), i, k) {
+		const char *tcx = json_str_of(k, "tcx_reason", ""), *ex = json_str_of(k, "experiments_left_out", "");
+
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s%s%s |\n", json_str_of(k, "spec", ""),
 			json_str_of(k, "package", ""), json_str_of(k, "version", ""), json_str_of(k, "suite", ""), json_str_of(k, "release", ""),
 			strcmp(json_str_of(k, "status", ""), "ok") ? "failed" : json_str_of(k, "modes", ""),
-			strcmp(json_str_of(k, "status", ""), "ok") ? json_str_of(k, "reason", "") : json_str_of(k, "tcx_reason", ""));
+			strcmp(json_str_of(k, "status", ""), "ok") ? json_str_of(k, "reason", "") : tcx,
+			*tcx && *ex ? "; " : "", *ex ? ex : "");
+	}
 }
 
 /* One row: @kernel's entry @e of an experiment. */
@@ -325,6 +329,37 @@ static void md_row(FILE *out, const json_t *e)
 	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
 		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, tm), json_num_of(xdp, tm), dx, dg, dt,
 		built, stack, freed, bpf);
+}
+
+/* One row of the container experiment: every arm against tc, and why (the mechanism
+ * counts of tc, xdpdrv and netkit). */
+static void md_container_row(FILE *out, const json_t *e)
+{
+	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
+	const json_t *nk = entry_mode(e, "netkit");
+	const char *tm = json_str_of(e, "time_metric", "");
+	char dx[96], dt[96], dn[96], c[3][64];
+	static const char *const counts[] = { "stack_entries_per_pkt", "skbs_built_per_pkt",
+					      "skbs_freed_per_pkt" };
+
+	if (strcmp(json_str_of(e, "status", ""), "ok")) {
+		fprintf(out, "| %s | failed: %s ||||||||\n", json_str_of(e, "kernel", ""), json_str_of(e, "reason", ""));
+		return;
+	}
+	fmt_delta(dx, sizeof(dx), entry_delta(e, "xdpdrv"));
+	fmt_delta(dt, sizeof(dt), entry_delta(e, "tcx"));
+	fmt_delta(dn, sizeof(dn), entry_delta(e, "netkit"));
+	for (int i = 0; i < 3; i++) {
+		double a = json_num_of(tc, counts[i]), b = json_num_of(xdp, counts[i]), n = json_num_of(nk, counts[i]);
+
+		if (isnan(a) && isnan(b) && isnan(n))
+			snprintf(c[i], sizeof(c[i]), "n/a");
+		else
+			snprintf(c[i], sizeof(c[i]), "%.2f / %.2f / %.2f", a, b, n);
+	}
+	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %s | %s | %s |\n",
+		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, tm),
+		json_num_of(nk, tm), dx, dt, dn, c[0], c[1], c[2]);
 }
 
 /* The entry of @kernel's @experiment in @matrix, or NULL. */
@@ -462,6 +497,20 @@ static int write_md(const json_t *matrix, FILE *out)
 		if (k < nseen || nseen == 16 || !strncmp(exp, "host-", 5))
 			continue; /* the host engine's runs: in the cross-check */
 		snprintf(seen[nseen++], sizeof(seen[0]), "%s", exp);
+		if (matrix_exp_more_modes(exp)) { /* every arm: veth's and netkit's */
+			fprintf(out, "\n## container: where to drop a container's packets\n\n"
+				     "The container's UDP socket sends through a veth pair (tc, tcx, "
+				     "xdpdrv on the host side's veth) and a netkit pair (the netkit "
+				     "program as BPF_NETKIT_PEER, on what the container transmits), "
+				     "every arm in one run.\n\n| kernel (guest release) | tc "
+				     "instructions/pkt | netkit instructions/pkt | xdpdrv vs tc | tcx vs "
+				     "tc | netkit vs tc | stack entries/pkt (tc / xdpdrv / netkit) | "
+				     "skbs built/pkt | skbs freed/pkt |\n|---|---|---|---|---|---|---|---|---|\n");
+			json_array_foreach(json_object_get(matrix, "entries"), j, f)
+				if (!strcmp(json_str_of(f, "experiment", ""), exp))
+					md_container_row(out, f);
+			continue;
+		}
 		fprintf(out, "\n## %s\n\n| kernel (guest release) | tc instructions/pkt | xdpdrv "
 			     "instructions/pkt | xdpdrv vs tc | xdpgeneric vs tc | tcx vs tc | "
 			     "skbs built/pkt (tc / xdpdrv) | stack entries/pkt | skbs freed/pkt | "
@@ -611,6 +660,18 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 
 static int write_plot(const json_t *matrix, const char *dir);
 
+/* Has @matrix an entry of experiment @exp? */
+static bool matrix_has_experiment(const json_t *matrix, const char *exp)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		if (!strcmp(json_str_of(e, "experiment", ""), exp))
+			return true;
+	return false;
+}
+
 int matrix_write_plot(const json_t *matrix, const char *dir)
 {
 	json_t *first = matrix_first_boots(matrix);
@@ -626,7 +687,7 @@ static int write_plot(const json_t *matrix, const char *dir)
 
 	for (int x = 0; x < MATRIX_NEXP; x++)
 		exps[x] = matrix_exps[x].name;
-	static const char *const modes[] = { "xdpdrv", "xdpgeneric", "tcx" };
+	static const char *const modes[] = { "xdpdrv", "xdpgeneric", "tcx", "netkit" };
 	char path[PATH_MAX], out[64], title[96];
 	int total;
 	FILE *gp;
@@ -647,9 +708,11 @@ static int write_plot(const json_t *matrix, const char *dir)
 	for (int i = 0; i < MATRIX_NEXP && total >= 0; i++) {
 		int n;
 
+		if (!matrix_has_experiment(matrix, exps[i]))
+			continue; /* (a matrix made before the experiment existed) */
 		snprintf(out, sizeof(out), "matrix-delta-%s", exps[i]);
 		snprintf(title, sizeof(title), "%s: each mode against tc", exps[i]);
-		n = plot_one(gp, matrix, dir, out, title, exps + i, 1, modes, 3, NULL);
+		n = plot_one(gp, matrix, dir, out, title, exps + i, 1, modes, 4, NULL);
 		total = n < 0 ? n : total;
 	}
 	fclose(gp);

@@ -19,12 +19,20 @@ struct matrix_exp {
 	bool host;            /* the host engine's cross-check on the host's own kernel
 			       * series, after the icount experiments; else under icount on
 			       * every kernel */
+	const char *modes_more; /* modes measured beside the matrix's (",netkit"), or NULL */
+	int since_major, since_minor; /* the first kernel that has what it measures (netkit:
+				       * 6.7); 0: every kernel */
+	const char *needs;    /* what the older kernels lack, for the reason ("netkit") */
 };
 
 /* The experiments: the icount ones first (MATRIX_NEXP), then the host engine's
  * (MATRIX_NHOST). */
-#define MATRIX_NEXP 3
+#define MATRIX_NEXP 4
 #define MATRIX_NHOST 2
 extern const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST];
+
+/* matrix_exp_more_modes - does the experiment named @name measure modes beside the
+ * matrix's (modes_more: the container experiment's netkit)? */
+bool matrix_exp_more_modes(const char *name);
 
 #endif

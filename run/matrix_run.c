@@ -55,6 +55,8 @@ static json_t *kernel_json(const struct matrix_kernel *k)
 	json_object_set_new(j, "reason", k->fetch == TASK_DONE ? json_null() : json_string(k->reason));
 	json_object_set_new(j, "modes", json_string(k->modes));
 	json_object_set_new(j, "tcx_reason", k->tcx_reason[0] ? json_string(k->tcx_reason) : json_null());
+	if (k->exp_reason[0])
+		json_object_set_new(j, "experiments_left_out", json_string(k->exp_reason));
 	return j;
 }
 
@@ -182,7 +184,8 @@ static int matrix_plan(struct matrix *m)
 
 		for (int b = 1; b <= m->repeat && !e; b++)
 			for (int x = 0; x < MATRIX_NEXP && !e; x++)
-				e = plan_task(m, k, x, b);
+				if (!matrix_exp_left_out(&m->k[k], x))
+					e = plan_task(m, k, x, b);
 		if (e)
 			return e;
 	}

@@ -83,6 +83,22 @@ static void kernel_modes(struct matrix *m, struct matrix_kernel *k)
 	snprintf(k->modes, sizeof(k->modes), "%s", buf);
 }
 
+bool matrix_exp_left_out(struct matrix_kernel *k, int x)
+{
+	const struct matrix_exp *e = &matrix_exps[x];
+	unsigned int major = 0, minor = 0;
+	size_t n = strlen(k->exp_reason);
+
+	if (!e->since_major || sscanf(k->spec, "%u.%u", &major, &minor) != 2 ||
+	    major > (unsigned)e->since_major ||
+	    (major == (unsigned)e->since_major && minor >= (unsigned)e->since_minor))
+		return false;
+	snprintf(k->exp_reason + n, sizeof(k->exp_reason) - n, "%s%s (Linux %u.%u has no %s; it "
+		 "came in %d.%d)", n ? "; " : "", e->name, major, minor, e->needs, e->since_major,
+		 e->since_minor);
+	return true;
+}
+
 /* The fetch's KEY=VALUE lines into @k. */
 static void read_fetch(struct matrix_kernel *k, const char *path)
 {
@@ -144,7 +160,9 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 			execlp("sh", "sh", vmpath, "kernel", (char *)NULL);
 		} else {
 			const struct matrix_exp *x = &matrix_exps[t->exp];
+			static char modes[96];
 
+			snprintf(modes, sizeof(modes), "%s%s", k->modes, x->modes_more ? x->modes_more : "");
 			fcntl(m->lock_fd, F_SETFD, 0); /* the run lock, handed down */
 			if (x->host) /* its own defaults: a host run times, it does not count */
 				execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender",
@@ -153,7 +171,7 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 			{
 				const char *av[] = { "xdptc", "run", "--engine", "icount", "--topology",
 						     x->topology, "--sender", x->sender,
-						     "--guest-kernel", k->version, "--modes", k->modes,
+						     "--guest-kernel", k->version, "--modes", modes,
 						     "--packets", num[0], "--reps", num[1],
 						     "--count-reps", num[2], "--profile-packets",
 						     MATRIX_PROFILE_PACKETS, "--out", t->out, "--quiet",

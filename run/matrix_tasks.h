@@ -42,6 +42,7 @@ struct matrix_kernel {
 	char reason[256];
 	char modes[64];                    /* what is measured on it */
 	char tcx_reason[96];               /* why tcx is not, or "" */
+	char exp_reason[160];              /* the experiments left out of it, and why, or "" */
 };
 
 struct matrix {
@@ -65,6 +66,11 @@ void say(const struct matrix *m, const char *fmt, ...) __attribute__((format(pri
 
 /* now_s - CLOCK_MONOTONIC in seconds */
 double now_s(void);
+
+/* matrix_exp_left_out - is experiment @x (matrix_exps) left out of kernel @k, whose
+ * version prefix predates what it measures (the container experiment before Linux 6.7:
+ * no netkit)? When it is, the reason is added to k->exp_reason. */
+bool matrix_exp_left_out(struct matrix_kernel *k, int x);
 
 /* matrix_schedule - run every waiting task of @m, at most m->jobs at a time, each a child
  * with its own log; a kernel's experiments start once its fetch is done. Returns 0, 130

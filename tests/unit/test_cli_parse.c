@@ -76,7 +76,7 @@ static void test_mode_names_round_trip(void **state)
 		assert_int_equal(drop_mode_parse(drop_mode_name((enum drop_mode)i), &m), 0);
 		assert_int_equal(m, i);
 	}
-	assert_string_equal(drop_mode_choices(), "none, xdpdrv, xdpgeneric, tc, tcx");
+	assert_string_equal(drop_mode_choices(), "none, xdpdrv, xdpgeneric, tc, tcx, netkit");
 }
 
 /* found by fuzz_size_rate: "1K" passed the check and then ran as atoi's 1 byte */
