@@ -250,6 +250,17 @@ static void render_header(const struct render_ctx *rc)
 	/* the answer first, in words, built only from the figures below */
 	if (summary_headline(run, out))
 		fprintf(out, "\n");
+	{ /* a mode asked for that this machine cannot run: one sentence each */
+		const json_t *r;
+		size_t i;
+		int n = 0;
+
+		json_array_foreach(json_object_get(run, "modes_refused"), i, r)
+			n += fprintf(out, "%s is left out of this run: %s; the other modes ran.\n",
+				     json_str_of(r, "mode", "?"), json_str_of(r, "reason", "?")) > 0;
+		if (n)
+			fprintf(out, "\n");
+	}
 	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
 		json_str_of(mach, "cpu_model", "?"),
 		json_integer_value(json_object_get(mach, "cpus")),

@@ -16,6 +16,7 @@
 
 #include "bpf_log.h"
 #include "drop_prog.h"
+#include "netkit.h"
 #include "netns.h"
 #include "perf_stat.h"
 #include "skb_counters.h"
@@ -97,6 +98,25 @@ out:
 	snprintf(cmd, sizeof(cmd), "sh '%s/veth.sh' down %s >/dev/null 2>&1", topodir, prefix);
 	if (system(cmd) != 0)
 		fprintf(stderr, "xdptc doctor: removing %s failed\n", prefix);
+}
+
+/* netkit (the container topology's netkit arm): the kernel makes a pair (tried in a
+ * namespace of its own, loader/netkit.c), libbpf links a netkit program (1.3: the
+ * netkit/peer section), and the pair is made over rtnetlink by xdptc itself (iproute2
+ * makes one from 6.8 on: said for the person who wants to by hand). */
+static void check_netkit(json_t *items)
+{
+	char why[256] = "";
+	int ok = netkit_probe(why, sizeof(why));
+
+	if (ok == 1)
+		item(items, "netkit", true, "this kernel makes netkit pairs (xdptc makes them over "
+		     "rtnetlink: `ip link add type netkit` needs iproute2 6.8); libbpf %u.%u links "
+		     "netkit programs", libbpf_major_version(), libbpf_minor_version());
+	else
+		item(items, "netkit", false, "%s; the container topology measures its veth arms "
+		     "here (netkit: --engine icount --guest-kernel 6.12)",
+		     why[0] ? why : "netkit could not be tried");
 }
 
 static void check_backend(json_t *items, const char *name, int backend)
@@ -374,6 +394,7 @@ json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 	     fd == 1 ? "" : strerror(fd < 0 ? -fd : EPERM));
 	if (topologies_dir) /* what a veth run needs: a pair built to try native XDP on */
 		check_veth(items, topologies_dir);
+	check_netkit(items);
 	check_backend(items, "kprobes", BACKEND_KPROBE);
 	check_backend(items, "fentry", BACKEND_FENTRY);
 	check_backend(items, "tracepoints", BACKEND_TRACEPOINT);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Integration test of the icount engine (issue 8): a CI-sized `xdptc run --engine icount`
- * runs the veth experiment inside a qemu TCG guest started with -icount shift=0,sleep=off.
+ * runs the container experiment (issue 27: the veth arms tc and xdpdrv and the netkit arm,
+ * a guest kernel with netkit, 6.12) inside a qemu TCG guest started with -icount
+ * shift=0,sleep=off.
  * Its run.json must be labelled with the engine (name, qemu, icount settings, guest
  * kernel) and report guest_instructions_per_pkt, never cpu_ns_per_pkt; repeated measurements of
  * the same mode inside the one guest must agree within 1% (every timing trial of tc
  * within 1% of the median, and the tc-vs-tc A/A interval within +-1%); the mechanism
- * counts must be the host engine's (TC: one stack entry per packet; native XDP: none).
+ * counts must be the host engine's (TC: one stack entry per packet; native XDP: none) and
+ * netkit's (no stack entry: the drop frees the container's skb in netkit_xmit).
  * Nothing may be left: no guest, namespace or file of the engine.
  * Needs root and qemu (the guest kernel is fetched once into /var/cache/xdptc). Run from
  * the repository root.
@@ -126,15 +129,16 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	int st, n = 0, aa_seen = 0;
 
 	(void)state;
-	st = run_xdptc(xdptc, tmpl, "", "run --engine icount --packets 4k --reps 3 --count-reps 1 --no-flame "
-					"--modes tc,xdpdrv --aa --seed 5 --quiet", path, sizeof(path));
+	st = run_xdptc(xdptc, tmpl, "", "run --engine icount --topology container --guest-kernel 6.12 "
+					"--packets 2k --reps 3 --count-reps 1 --no-flame "
+					"--modes tc,xdpdrv,netkit --aa --seed 5 --quiet", path, sizeof(path));
 	guest_prefix(path, prefix, sizeof(prefix));
 	assert_run_ok(st, path);
 	assert_int_equal(strncmp(prefix, "xdptc-", 6), 0);
 	unlink(path);
 	dir = find_run_dir(tmpl);
 	assert_non_null(dir);
-	assert_non_null(strstr(dir, "-veth-icount"));
+	assert_non_null(strstr(dir, "-container-icount"));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	assert_run_json_valid(path);
 	run = json_load_file(path, 0, &jerr);
@@ -200,6 +204,17 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	       num(xdp, "stack_entries_per_pkt"), num(xdp, "skbs_freed_per_pkt"));
 	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
 	assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
+	{ /* netkit: the container's skb freed before the stack, and fewer instructions */
+		json_t *nk = mode_summary(run, "netkit");
+
+		assert_non_null(nk);
+		printf("# netkit stack/pkt %.3f freed/pkt %.3f built/pkt %.3f, %.1f instructions/pkt "
+		       "(tc %.1f)\n", num(nk, "stack_entries_per_pkt"), num(nk, "skbs_freed_per_pkt"),
+		       num(nk, "skbs_built_per_pkt"), num(nk, "guest_instructions_per_pkt"), med);
+		assert_true(num(nk, "stack_entries_per_pkt") <= 0.01);
+		assert_true(fabs(num(nk, "skbs_freed_per_pkt") - 1) < 0.01);
+		assert_true(num(nk, "guest_instructions_per_pkt") > 0);
+	}
 
 	/* nothing of the guest is left */
 	assert_int_equal(count_leftovers(prefix), 0);
