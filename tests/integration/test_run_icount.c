@@ -104,7 +104,8 @@ static void check_plugin(json_t *run)
 
 			sum += num(f, "insns_per_pkt");
 			sum_r += num(f, "retired_per_pkt");
-			own |= strstr(name, strcmp(mode, "xdpdrv") ? "_tc_drop" : "_xdp_drop") &&
+			own |= strstr(name, !strcmp(mode, "xdpdrv") ? "_xdp_drop"
+					    : !strcmp(mode, "netkit") ? "_netkit_drop" : "_tc_drop") &&
 			       !strcmp(json_string_value(json_object_get(f, "where")), "bpf");
 		}
 		printf("# %s: %.1f instructions/pkt (%.1f retired), functions add up to %.1f "
@@ -115,7 +116,7 @@ static void check_plugin(json_t *run)
 		assert_true(own); /* its own program, named by its BPF tag */
 		profiles++;
 	}
-	assert_int_equal(profiles, 3); /* tc, xdpdrv, tc-aa */
+	assert_int_equal(profiles, 4); /* tc, xdpdrv, netkit, tc-aa */
 }
 
 static void test_icount_run_repeats_and_is_labelled(void **state)
