@@ -236,6 +236,8 @@ int flame_render_run(json_t *run, const char *dir, char *err, size_t errlen)
 		if (!json_is_string(json_object_get(fg, "folded")))
 			continue;
 		e = flame_render_entry(run, fg, dir, NULL);
+		if (e == -ENOENT)
+			continue; /* a run kept without its folded stacks: its entry as it was */
 		if (e) {
 			snprintf(err, errlen, "the flame graph of %s (%s/%s): %s",
 				 json_str_of(fg, "mode", ""), dir, json_str_of(fg, "folded", ""),

@@ -58,8 +58,9 @@ void flame_unnamed_words(const struct flame_unnamed *u, char *buf, size_t len);
  * without "folded" (its trial failed) is left as it is. Returns 0 or -errno. */
 int flame_render_entry(const json_t *run, json_t *fg, const char *dir, FILE *svg);
 
-/* flame_render_run - every entry of @run's "flamegraphs" in @dir. Returns the graphs
- * drawn, or -errno with a sentence in @err. */
+/* flame_render_run - every entry of @run's "flamegraphs" in @dir (one whose folded file
+ * is not there is left as it is: a run kept without them). Returns the graphs drawn, or
+ * -errno with a sentence in @err. */
 int flame_render_run(json_t *run, const char *dir, char *err, size_t errlen);
 
 #endif

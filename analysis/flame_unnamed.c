@@ -183,6 +183,11 @@ const char *flame_unnamed_kind_name(enum flame_unnamed_kind k)
 void flame_unnamed_reason(const struct flame_unnamed *u, enum flame_unnamed_kind k,
 			  const char *kernel_symbols, char *buf, size_t len)
 {
+	const char *f = u->frame[k];
+	int n = (int)strlen(f);
+
+	if (n >= 2 && f[0] == '[' && f[n - 1] == ']') /* "[veth]": veth */
+		f++, n -= 2;
 	switch (k) {
 	case UNNAMED_BPF:
 		snprintf(buf, len, "JIT-ed BPF code that perf had no symbol for (called by %s, "
@@ -190,28 +195,26 @@ void flame_unnamed_reason(const struct flame_unnamed *u, enum flame_unnamed_kind
 		break;
 	case UNNAMED_KERNEL:
 		if (kernel_symbols)
-			snprintf(buf, len, "kernel code whose symbols are hidden: %s", kernel_symbols);
+			snprintf(buf, len, "kernel code whose symbols are hidden (%s)", kernel_symbols);
 		else
 			snprintf(buf, len, "kernel addresses perf found in no symbol of /proc/kallsyms");
 		break;
 	case UNNAMED_MODULE:
-		snprintf(buf, len, "code of the kernel module %s, of which perf read no symbols",
-			 u->frame[k]);
+		snprintf(buf, len, "code of the kernel module %.*s, of which perf read no symbols",
+			 n, f);
 		break;
 	case UNNAMED_KOTHER:
 		snprintf(buf, len, "kernel addresses in no mapping perf knew (%s; often JIT-ed "
 			 "code: BPF programs, trampolines)", u->frame[k]);
 		break;
 	default:
-		snprintf(buf, len, "user space of %s: %s", u->comm[k],
-			 strcmp(u->frame[k], "[unknown]")
-			 ? "a binary or library without symbols, " : "");
 		if (!strcmp(u->frame[k], "[unknown]"))
-			snprintf(buf + strlen(buf), len - strlen(buf), "return addresses perf's "
+			snprintf(buf, len, "user space of %s: return addresses that perf's "
 				 "frame-pointer walk found in no file (code built without frame "
-				 "pointers) or code outside any file");
+				 "pointers), or code in no file", u->comm[k]);
 		else
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s", u->frame[k]);
+			snprintf(buf, len, "user space of %s: %.*s, a file perf found no symbols in "
+				 "(stripped, or an address outside its symbols)", u->comm[k], n, f);
 	}
 }
 

@@ -102,7 +102,7 @@ static int pass_modes(const struct run_opts *o, int pass)
 }
 
 /* The profile pass's window, when --profile-packets does not set it, holds this many
- * times the packets that FLAME_MIN_SAMPLES need at the timing pass's time per packet
+ * (1.5: "half again", as run.json says) times the packets that FLAME_MIN_SAMPLES need at the timing pass's time per packet
  * (one long window runs at a time per packet of its own, above or below the short
  * windows'), and lasts at most PROFILE_MAX_S at the timing pass's rate */
 #define PROFILE_MARGIN 1.5
@@ -155,9 +155,9 @@ static uint64_t profile_packets(const struct run_ctx *c, const char *label, char
 			 stats_median(t, n), c->icount_clock ? "guest instructions" : "ns");
 		need = most;
 	} else {
-		snprintf(why, len, "sized for %.0f x %d samples from the timing pass: %.1f %s per "
-			 "packet (median of %zu trials) over a sample every %.0f", PROFILE_MARGIN,
-			 FLAME_MIN_SAMPLES, stats_median(t, n),
+		snprintf(why, len, "sized from the timing pass for %.0f samples (%d and half again): "
+			 "%.1f %s per packet (the median of %zu trials) at a sample every %.0f",
+			 PROFILE_MARGIN * FLAME_MIN_SAMPLES, FLAME_MIN_SAMPLES, stats_median(t, n),
 			 c->icount_clock ? "guest instructions" : "ns", n, per);
 	}
 	if (need < (double)o->packets) {
