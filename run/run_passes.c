@@ -122,7 +122,8 @@ static uint64_t profile_packets(const struct run_ctx *c, const char *label, char
 	const json_t *tr;
 
 	if (o->profile_packets) {
-		snprintf(why, len, "--profile-packets");
+		snprintf(why, len, c->icount_clock ? "--profile-packets (or the icount engine's "
+			 "default)" : "--profile-packets");
 		return o->profile_packets;
 	}
 	if (c->env.window_ns) { /* traffic from outside: the window is a time */
