@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flamegraph_js.h"
+
 /* ---- folding ---- */
 
 struct strvec {
@@ -39,6 +41,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The '(' that opens the DSO at the end of a frame line, the one its last ')' closes
+ * ("(/memfd:x (deleted))" holds another pair), or NULL. */
+static const char *dso_open(const char *p)
+{
+	const char *q = p + strlen(p);
+	int depth = 0;
+
+	while (q > p && isspace((unsigned char)q[-1]))
+		q--;
+	if (q == p || q[-1] != ')')
+		return NULL;
+	while (q-- > p) {
+		depth += *q == ')' ? 1 : *q == '(' ? -1 : 0;
+		if (!depth)
+			return q;
+	}
+	return NULL;
+}
+
 /* The function of a frame line "\t ADDR SYM+0xOFF (DSO)": SYM, or [DSO] when unknown. */
 static void frame_name(const char *line, char *out, size_t len)
 {
@@ -51,13 +72,17 @@ static void frame_name(const char *line, char *out, size_t len)
 	while (*p && isspace((unsigned char)*p))
 		p++;
 	sym = p;
-	dso = strrchr(p, '(');
+	dso = dso_open(p);
 	end = dso ? dso : p + strlen(p);
 	while (end > sym && isspace((unsigned char)end[-1]))
 		end--;
 	if (end - sym >= 9 && !strncmp(sym, "[unknown]", 9) && dso) {
-		const char *slash = strrchr(dso, '/'), *close = strrchr(dso, ')');
-		const char *base = slash ? slash + 1 : dso + 1;
+		const char *close = strrchr(dso, ')'), *slash = NULL, *base;
+
+		for (const char *c = dso; c < close; c++) /* the file's base name */
+			if (*c == '/')
+				slash = c;
+		base = slash ? slash + 1 : dso + 1;
 
 		if (*base == '[') /* "([unknown])", "([kernel.kallsyms])" */
 			base++;
@@ -65,14 +90,14 @@ static void frame_name(const char *line, char *out, size_t len)
 			close--;
 
 		snprintf(out, len, "[%.*s]", close && close > base ? (int)(close - base) : 0, base);
-		return;
+	} else {
+		for (const char *q = sym; q < end; q++)
+			if (*q == '+' && q[1] == '0' && q[2] == 'x') { /* drop +0xOFF */
+				end = q;
+				break;
+			}
+		snprintf(out, len, "%.*s", (int)(end - sym), sym);
 	}
-	for (const char *q = sym; q < end; q++)
-		if (*q == '+' && q[1] == '0' && q[2] == 'x') { /* drop +0xOFF */
-			end = q;
-			break;
-		}
-	snprintf(out, len, "%.*s", (int)(end - sym), sym);
 	for (char *c = out; *c; c++) /* ';' separates frames, ' ' the count */
 		if (*c == ';' || *c == ' ')
 			*c = '_';
@@ -260,7 +285,18 @@ static void xml_text(FILE *out, const char *s, size_t max)
 #define FG_WIDTH 1200.0
 #define FG_PAD 10.0
 #define FG_FRAME 16.0
-#define FG_TOP 50.0
+#define FG_BOTTOM 24.0 /* the line that names the hovered frame and the search's share */
+
+/* What every frame of one graph is drawn with. */
+struct draw_ctx {
+	FILE *out;
+	const struct flame_opts *o;
+	double total;      /* the width's value: the root's */
+	double diff_max;   /* a differential graph's largest difference (> 0), or 0 */
+	double diff_all;   /* a differential graph's B - A at the root */
+	double a_scale, b_scale;
+	double height;
+};
 
 static double diff_total(const struct node *n);
 
@@ -272,36 +308,87 @@ static double node_width(const struct node *n, double diff_max)
 	return diff_max > 0 ? diff_total(n) : n->value;
 }
 
-static void draw(FILE *out, const struct node *n, double x, int level, double diff_max,
-		 double total, double height)
+/* A value per packet: one decimal below 100, none above. */
+static void fmt_val(char *buf, size_t len, double v, bool sign)
 {
-	double w = (FG_WIDTH - 2 * FG_PAD) * node_width(n, diff_max) / total;
-	double y = height - FG_PAD - FG_FRAME * (level + 1);
+	snprintf(buf, len, fabs(v) < 100 ? (sign ? "%+.1f" : "%.1f") : (sign ? "%+.0f" : "%.0f"), v);
+}
+
+/* The tooltip of @n after its name: samples, share and value per packet; in a
+ * differential graph both sides' values and samples and the share of the difference. */
+static void tooltip(const struct draw_ctx *d, const struct node *n)
+{
+	const struct flame_opts *o = d->o;
+	char b[32], a[32], df[32];
+
+	if (d->diff_max > 0) {
+		fmt_val(b, sizeof(b), n->value, false);
+		fmt_val(a, sizeof(a), n->base, false);
+		fmt_val(df, sizeof(df), n->value - n->base, true);
+		fprintf(d->out, "\n%s %s, %s %s %s per packet", o->b_name, b, o->a_name, a,
+			o->unit ? o->unit : "");
+		if (d->a_scale > 0 && d->b_scale > 0)
+			fprintf(d->out, " (%.0f and %.0f samples)", n->value / d->b_scale,
+				n->base / d->a_scale);
+		fprintf(d->out, "\n%s - %s %s", o->b_name, o->a_name, df);
+		if (d->diff_all != 0)
+			fprintf(d->out, ", %.1f%% of the difference", 100 * (n->value - n->base) / d->diff_all);
+		return;
+	}
+	fprintf(d->out, "\n%.0f samples, %.2f%% of all", n->value, 100.0 * n->value / d->total);
+	if (o->unit && o->per_sample > 0) {
+		fmt_val(a, sizeof(a), n->value * o->per_sample, false);
+		fprintf(d->out, "\n%s %s per packet", a, o->unit);
+	}
+}
+
+/* @n's label in a frame @w wide: as much of its name as fits, ".." where it is cut
+ * (as the script relabels a zoomed frame) */
+static void label(FILE *out, const char *name, double w)
+{
+	int n = (int)floor((w - 6) / 6.5);
+	size_t len = strlen(name);
+
+	if (w <= 30 || n < 1)
+		return;
+	if (len <= (size_t)n) {
+		xml_text(out, name, len);
+		return;
+	}
+	xml_text(out, name, (size_t)(n > 2 ? n - 2 : 0));
+	fputs("..", out);
+}
+
+static void draw(const struct draw_ctx *d, const struct node *n, double x, int level)
+{
+	double w = (FG_WIDTH - 2 * FG_PAD) * node_width(n, d->diff_max) / d->total;
+	double y = d->height - FG_BOTTOM - FG_PAD - FG_FRAME * (level + 1);
 	double cx = x;
 	unsigned int rgb[3];
 
-	if (w < 0.1)
+	if (node_width(n, d->diff_max) <= 0)
 		return;
-	frame_colour(n, diff_max, rgb);
-	fprintf(out, "<g><title>");
-	xml_text(out, n->name, 500);
-	if (diff_max > 0)
-		fprintf(out, " (B %.1f, A %.1f, B-A %+.1f per packet)", n->value, n->base,
-			n->value - n->base);
+	w = floor(w * 10 + 0.5) / 10; /* as written: the script reads it back */
+	frame_colour(n, d->diff_max, rgb);
+	if (d->diff_max > 0)
+		fprintf(d->out, "<g class=\"f\" data-v=\"%.6g\" data-b=\"%.6g\"><title>", n->value,
+			n->base);
 	else
-		fprintf(out, " (%.0f samples, %.2f%%)", n->value, 100.0 * n->value / total);
-	fprintf(out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		     "height=\"%.1f\" fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
+		fprintf(d->out, "<g class=\"f\" data-v=\"%.0f\"><title>", n->value);
+	xml_text(d->out, n->name, strlen(n->name));
+	tooltip(d, n);
+	fprintf(d->out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			"fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
 		x, y, w, FG_FRAME - 1, rgb[0], rgb[1], rgb[2]);
 	if (w > 30) {
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + FG_FRAME - 5);
-		xml_text(out, n->name, (size_t)((w - 6) / 6.5));
-		fputs("</text>", out);
+		fprintf(d->out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + FG_FRAME - 5);
+		label(d->out, n->name, w);
+		fputs("</text>", d->out);
 	}
-	fputs("</g>\n", out);
+	fputs("</g>\n", d->out);
 	for (const struct node *c = n->child; c; c = c->next) {
-		draw(out, c, cx, level + 1, diff_max, total, height);
-		cx += (FG_WIDTH - 2 * FG_PAD) * node_width(c, diff_max) / total;
+		draw(d, c, cx, level + 1);
+		cx += (FG_WIDTH - 2 * FG_PAD) * node_width(c, d->diff_max) / d->total;
 	}
 }
 
@@ -354,37 +441,70 @@ static int tree_add(struct node *root, FILE *in, double scale, bool base, const 
 	return 0;
 }
 
-/* The SVG of the tree under @root, @total wide. */
-static void svg_write(FILE *out, const struct node *root, double total, double diff_max,
-		      const char *title, const char *subtitle)
+/* The SVG of the tree under @root (the frames, their script, the title and controls). */
+static void svg_write(struct draw_ctx *d, const struct node *root)
 {
-	int depth = depth_of(root);
-	double height = FG_TOP + FG_FRAME * depth + 2 * FG_PAD;
+	const struct flame_opts *o = d->o;
+	FILE *out = d->out;
+	int depth = depth_of(root), lines = 0;
+	double top;
 
+	while (lines < 3 && o->lines[lines])
+		lines++;
+	top = 30 + 15 * lines + 8;
+	d->height = top + FG_FRAME * depth + 2 * FG_PAD + FG_BOTTOM;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		     "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" "
+		     "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		     "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"Verdana, sans-serif\" "
-		     "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
+		     "font-size=\"11\"", FG_WIDTH, d->height, FG_WIDTH, d->height);
+	if (d->diff_max > 0) {
+		fputs(" data-diff=\"1\" data-a=\"", out);
+		xml_text(out, o->a_name, 64);
+		fputs("\" data-b=\"", out);
+		xml_text(out, o->b_name, 64);
+		fputs("\"", out);
+	}
+	if (o->unit) {
+		fputs(" data-unit=\"", out);
+		xml_text(out, o->unit, 64);
+		fputs("\"", out);
+	}
+	fprintf(out, ">\n<style>.f{cursor:pointer}.f:hover rect{stroke:#000;stroke-width:0.5}"
+		     ".c{cursor:pointer;fill:#36c}.c:hover{text-decoration:underline}</style>\n"
+		     "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
 		     "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"16\">",
-		FG_WIDTH, height, FG_WIDTH / 2);
-	xml_text(out, title, 200);
-	fprintf(out, "</text>\n<text x=\"%.0f\" y=\"40\" text-anchor=\"middle\" fill=\"#555\">",
 		FG_WIDTH / 2);
-	xml_text(out, subtitle, 300);
+	xml_text(out, o->title, 200);
 	fputs("</text>\n", out);
-	draw(out, root, FG_PAD, 0, diff_max, total, height);
-	fputs("</svg>\n", out);
+	for (int i = 0; i < lines; i++) {
+		fprintf(out, "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">",
+			FG_WIDTH / 2, 40 + 15 * i);
+		xml_text(out, o->lines[i], 400);
+		fputs("</text>\n", out);
+	}
+	fprintf(out, "<text id=\"reset\" class=\"c\" x=\"%.0f\" y=\"22\" style=\"display:none\">"
+		     "Reset zoom</text>\n<text id=\"search\" class=\"c\" x=\"%.0f\" y=\"22\" "
+		     "text-anchor=\"end\">Search</text>\n<text id=\"details\" x=\"%.0f\" y=\"%.0f\">"
+		     "</text>\n<text id=\"matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"></text>\n",
+		FG_PAD, FG_WIDTH - FG_PAD, FG_PAD, d->height - 10, FG_WIDTH - FG_PAD,
+		d->height - 10);
+	draw(d, root, FG_PAD, 0);
+	fprintf(out, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
+		flame_js);
 }
 
-long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle)
+long flame_svg(FILE *in, FILE *out, const struct flame_opts *o)
 {
 	struct node root = { .name = "all" };
 	int e = tree_add(&root, in, 1.0, false, NULL);
 
 	if (!e && !root.value)
 		e = -ENODATA;
-	if (!e)
-		svg_write(out, &root, root.value, 0, title, subtitle);
+	if (!e) {
+		struct draw_ctx d = { .out = out, .o = o, .total = root.value };
+
+		svg_write(&d, &root);
+	}
 	free_tree(root.child);
 	return e ? e : (long)root.value;
 }
@@ -416,7 +536,7 @@ static double diff_total(const struct node *n)
 }
 
 int flame_svg_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
-		   FILE *out, const char *title, const char *subtitle)
+		   FILE *out, const struct flame_opts *o)
 {
 	struct node root = { .name = "all" };
 	int e = tree_add(&root, a, a_scale, true, skip_comm);
@@ -425,9 +545,14 @@ int flame_svg_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char 
 		e = tree_add(&root, b, b_scale, false, skip_comm);
 	if (!e && !root.value && !root.base)
 		e = -ENODATA;
-	if (!e)
-		svg_write(out, &root, diff_total(&root), diff_max_of(&root) > 0 ? diff_max_of(&root) : 1,
-			  title, subtitle);
+	if (!e) {
+		struct draw_ctx d = { .out = out, .o = o, .total = diff_total(&root),
+				      .diff_max = diff_max_of(&root) > 0 ? diff_max_of(&root) : 1,
+				      .diff_all = root.value - root.base, .a_scale = a_scale,
+				      .b_scale = b_scale };
+
+		svg_write(&d, &root);
+	}
 	free_tree(root.child);
 	return e;
 }
@@ -492,45 +617,28 @@ int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char
 	return n;
 }
 
-long flame_make(const char *data, const char *dir, const char *mode,
-			    const char *subtitle)
+long flame_make(const char *data, const char *folded, long *idle)
 {
-	char folded[PATH_MAX + 64], svg[PATH_MAX + 64], cmd[PATH_MAX + 128];
-	char title[128], sub[320];
+	char cmd[PATH_MAX + 128];
 	FILE *in, *out;
-	long n, idle = 0;
+	long n;
 
-	snprintf(folded, sizeof(folded), "%s/flame-%s.folded", dir, mode);
-	snprintf(svg, sizeof(svg), "%s/flame-%s.svg", dir, mode);
+	*idle = 0;
 	snprintf(cmd, sizeof(cmd), "perf script -i '%s' 2>/dev/null", data);
 	in = popen(cmd, "r");
 	out = fopen(folded, "w");
 	if (!in || !out) {
+		n = -errno;
 		if (in)
 			pclose(in);
 		if (out)
 			fclose(out);
-		return -errno;
+		return n;
 	}
-	n = flame_fold(in, out, &idle);
+	n = flame_fold(in, out, idle);
 	pclose(in);
-	fclose(out);
+	if (fclose(out) && n >= 0)
+		n = -EIO;
 	unlink(data);
-	if (n <= 0)
-		return n ? n : -ENODATA;
-	snprintf(sub, sizeof(sub), "%s; %ld idle samples left out", subtitle, idle);
-	in = fopen(folded, "r");
-	out = fopen(svg, "w");
-	if (!in || !out) {
-		if (in)
-			fclose(in);
-		if (out)
-			fclose(out);
-		return -errno;
-	}
-	snprintf(title, sizeof(title), "xdptc: %s drop, every CPU during one window", mode);
-	n = flame_svg(in, out, title, sub);
-	fclose(in);
-	fclose(out);
-	return n;
+	return n ? n : -ENODATA;
 }

@@ -17,20 +17,35 @@
  * Returns the number of samples folded, or -errno. */
 long flame_fold(FILE *in, FILE *out, long *idle);
 
-/* flame_svg - draw the folded stacks read from @in as an SVG flame graph on @out, with
- * @title and @subtitle. Returns the total number of samples drawn, or -errno
- * (-ENODATA when there is no sample). */
-long flame_svg(FILE *in, FILE *out, const char *title, const char *subtitle);
+/* What a flame graph says besides its frames. */
+struct flame_opts {
+	const char *title;
+	const char *lines[3];  /* the subtitle, up to three lines (NULL: fewer) */
+	const char *unit;      /* what a frame's value per packet counts ("ns", "guest
+				* instructions"); NULL: values per packet are not known */
+	double per_sample;     /* flame_svg: the value per packet of one sample (a sampling
+				* period over the packets); 0: not known */
+	const char *a_name, *b_name; /* flame_svg_diff: the two sides' names */
+};
+
+/* flame_svg - draw the folded stacks read from @in as an interactive SVG flame graph on
+ * @out (click to zoom, search by regular expression: flamegraph_js.h), titled by @o;
+ * each frame's tooltip holds its full name, samples, share and, when @o->per_sample is
+ * known, its value per packet. Every frame is drawn, however narrow (a zoom or a search
+ * may need it). Returns the total number of samples drawn, or -errno (-ENODATA when
+ * there is no sample). */
+long flame_svg(FILE *in, FILE *out, const struct flame_opts *o);
 
 /* flame_svg_diff - a differential flame graph of B against A: the folded stacks read
  * from @a and @b, each count times its scale (@a_scale, @b_scale: a sampling period over
  * packets makes both per packet), stacks of the processes in @skip_comm (a comma list;
  * NULL: none; "perf": the profiler's own) left out. A frame is as wide as the larger of its two values,
  * red where B exceeds A and blue where it falls short, the deeper the larger the
- * difference against the largest; its tooltip holds both values. Returns 0, or -errno
- * (-ENODATA when neither has a sample). */
+ * difference against the largest; its tooltip holds both values, both sides' samples
+ * and the frame's share of the difference; the search prints the matches' share of the
+ * difference. Returns 0, or -errno (-ENODATA when neither has a sample). */
 int flame_svg_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
-		   FILE *out, const char *title, const char *subtitle);
+		   FILE *out, const struct flame_opts *o);
 
 /* One function's self (leaf) values in two profiles, [0] A and [1] B. */
 struct flame_fn {
@@ -48,9 +63,9 @@ struct flame_fn {
 int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
 		    struct flame_fn *fns, int max);
 
-/* flame_make - fold perf data @data (`perf script -i`) into @dir/flame-@mode.folded and
- * draw @dir/flame-@mode.svg, titled for @mode with @subtitle (the idle samples left out
- * added); remove the perf data. Returns the samples drawn, or -errno (-ENODATA: none). */
-long flame_make(const char *data, const char *dir, const char *mode, const char *subtitle);
+/* flame_make - fold perf data @data (`perf script -i`) into the file @folded, the idle
+ * task's samples counted in *@idle; remove the perf data. Returns the samples folded, or
+ * -errno (-ENODATA: none). */
+long flame_make(const char *data, const char *folded, long *idle);
 
 #endif

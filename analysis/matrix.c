@@ -14,6 +14,7 @@
 #include "matrix_boots.h"
 #include "matrix_entry.h"
 #include "matrix_experiments.h"
+#include "matrix_flame.h"
 #include "matrix_insns.h"
 
 /* the profile's check: the sender's own code must come out the same in tc's and xdpdrv's
@@ -125,15 +126,14 @@ static double profile_window_per_pkt(const json_t *run, const char *mode)
 }
 
 /* xdpdrv against tc (@tc and @xdp: their flamegraphs entries; @tc_scale and @xdp_scale:
- * the instructions per packet one sample stands for): the differential flame graph and
- * the top functions. */
+ * the instructions per packet one sample stands for): the top functions; the
+ * differential flame graph is named @svg_name (matrix_flame.c draws it). */
 static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale,
-			    double xdp_scale, const char *run_dir, const char *svg_path,
-			    const char *svg_name, int top)
+			    double xdp_scale, const char *run_dir, const char *svg_name, int top)
 {
 	static struct flame_fn fns[PROFILE_MAX_FNS];
-	char pa[PATH_MAX], pb[PATH_MAX], sub[256];
-	FILE *a, *b, *out;
+	char pa[PATH_MAX], pb[PATH_MAX];
+	FILE *a, *b;
 	json_t *d = json_object(), *arr = json_array();
 	int n;
 
@@ -141,16 +141,8 @@ static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale
 	snprintf(pb, sizeof(pb), "%s/%s", run_dir, json_str_of(xdp, "folded", ""));
 	a = fopen(pa, "r");
 	b = fopen(pb, "r");
-	out = fopen(svg_path, "w");
-	snprintf(sub, sizeof(sub), "instructions per packet (a sample every %.0f %s, scaled to the "
-		 "measured total); red: xdpdrv does more, blue: less", json_num_of(tc, "period"),
-		 json_str_of(tc, "period_unit", ""));
-	if (a && b && out && !flame_svg_diff(a, tc_scale, b, xdp_scale,
-					     PROFILE_SKIP_COMM, out, "xdpdrv against tc", sub))
-		json_object_set_new(d, "svg", json_string(svg_name));
+	json_object_set_new(d, "svg", json_string(svg_name));
 	if (a && b) {
-		rewind(a);
-		rewind(b);
 		n = flame_self_diff(a, tc_scale, b, xdp_scale, PROFILE_SKIP_COMM,
 				    fns, PROFILE_MAX_FNS);
 		for (int i = 0; i < n && i < top; i++)
@@ -164,8 +156,6 @@ static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale
 		fclose(a);
 	if (b)
 		fclose(b);
-	if (out)
-		fclose(out);
 	json_object_set_new(d, "a", json_string("tc"));
 	json_object_set_new(d, "b", json_string("xdpdrv"));
 	json_object_set_new(d, "top_functions", arr);
@@ -175,7 +165,7 @@ static json_t *profile_diff(const json_t *tc, const json_t *xdp, double tc_scale
 json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_dir,
 			const char *name, int top)
 {
-	char svg_path[PATH_MAX], svg_name[PATH_MAX];
+	char svg_name[PATH_MAX];
 	const json_t *fg, *tc = run_flame(run, "tc"), *xdp = run_flame(run, "xdpdrv");
 	json_t *p = NULL, *modes = json_object();
 	size_t i;
@@ -230,12 +220,15 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 	}
 	json_object_set_new(p, "modes", modes);
 	snprintf(svg_name, sizeof(svg_name), "%s-xdpdrv-vs-tc.svg", name);
-	snprintf(svg_path, sizeof(svg_path), "%s/%s", out_dir, svg_name);
-	if (tc && xdp && json_object_get(modes, "tc") && json_object_get(modes, "xdpdrv"))
-		json_object_set_new(p, "diff", profile_diff(
-			tc, xdp, json_num_of(json_object_get(modes, "tc"), "per_sample"),
-			json_num_of(json_object_get(modes, "xdpdrv"), "per_sample"), run_dir, svg_path,
-			svg_name, top));
+	if (tc && xdp && json_object_get(modes, "tc") && json_object_get(modes, "xdpdrv")) {
+		json_t *d = profile_diff(tc, xdp, json_num_of(json_object_get(modes, "tc"), "per_sample"),
+					 json_num_of(json_object_get(modes, "xdpdrv"), "per_sample"),
+					 run_dir, svg_name, top);
+
+		json_object_set_new(p, "diff", d);
+		if (matrix_profile_svg(p, out_dir, NULL)) /* drawn from the copies, as --report does */
+			json_object_del(d, "svg");
+	}
 	return p;
 }
 

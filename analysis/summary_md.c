@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "skb_counters.h"
 #include "summary_facts.h"
+#include "summary_flame.h"
 #include "summary_notes.h"
 #include "summary_words.h"
 #include "window_delta.h"
@@ -429,6 +430,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	summary_notes_render(&rc);   /* loss, rate search, its checks, conservation */
 	summary_cross_check_render(&rc);
 	summary_deltas_render(&rc);  /* the paired deltas, the noise floor */
+	summary_flame_render(&rc);   /* the flame graphs' samples and unnamed frames */
 	summary_footer_render(&rc);  /* how to read the rest */
 	return 0;
 }

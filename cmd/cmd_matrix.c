@@ -29,6 +29,7 @@
 #include "cli_table.h"
 #include "matrix.h"
 #include "matrix_boots.h"
+#include "matrix_flame.h"
 #include "matrix_run.h"
 #include "matrix_table.h"
 #include "run_opts.h"
@@ -69,7 +70,8 @@ static int matrix_kernels(struct matrix *m, const char *list)
 	return m->nk ? -1 : need_opt("matrix", "--kernels LIST");
 }
 
-/* --report DIR: matrix.md and the plots again from DIR/matrix.json alone. */
+/* --report DIR: matrix.md, the plots and the differential flame graphs again from
+ * DIR/matrix.json and the folded profiles it names. */
 static int matrix_report(const char *dir)
 {
 	char path[PATH_MAX + 32];
@@ -85,6 +87,8 @@ static int matrix_report(const char *dir)
 		return EXIT_USAGE;
 	}
 	e = matrix_write_files(j, dir);
+	if (!e && matrix_redraw_profiles(j, dir) < 0)
+		e = 1;
 	json_decref(j);
 	return e;
 }
@@ -164,8 +168,9 @@ static const struct cli_opt matrix_opts[] = {
 	  "the veth deltas more between boots: docs/matrix.md)", "1", "SEED" },
 	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
-	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md and the plots "
-	  "again from DIR/matrix.json (no root needed)" },
+	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md, the plots and "
+	  "the differential flame graphs again from DIR/matrix.json and DIR/profiles (no "
+	  "root needed)" },
 	{ "boots", OPT_BOOTS, "DIR,DIR...", "measure nothing: print the \"Between boots\" "
 	  "table of these matrices' entries, each kernel and experiment's boots in the order "
 	  "given (matrices made with --repeat, or the same matrix made again; no root "

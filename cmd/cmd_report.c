@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "flame_render.h"
 #include "plots.h"
 #include "summary.h"
 #include "run.h"
@@ -23,10 +24,10 @@ int cmd_report(int argc, char **argv)
 	const char *csv = NULL;
 	char err[PATH_MAX + 128], dir[PATH_MAX], file[PATH_MAX + 16];
 	struct stat st;
-	json_t *run, *now;
+	json_t *run, *now, *before;
 	bool same;
 	FILE *f;
-	int c, quiet = 0, e, n;
+	int c, quiet = 0, e, n, flames;
 
 	while ((c = cli_next(&cli_cmd_report, argc, argv)) > 0) {
 		switch (c) {
@@ -58,8 +59,21 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the stored summary becomes what this version computes (the trials stay); run.json
 	 * is rewritten only when that changes it */
+	/* the flame graphs again from their folded stacks, and what their entries say of
+	 * them; the summary reads those */
+	before = json_deep_copy(json_object_get(run, "flamegraphs"));
+	flames = flame_render_run(run, dir, err, sizeof(err));
+	if (flames < 0) {
+		fprintf(stderr, "xdptc: %s\n", err);
+		json_decref(before);
+		json_decref(run);
+		return 1;
+	}
+	same = json_equal(before, json_object_get(run, "flamegraphs")) ||
+	       (!before && !json_object_get(run, "flamegraphs"));
+	json_decref(before);
 	now = summary_compute(run);
-	same = json_equal(now, json_object_get(run, "summary"));
+	same = same && json_equal(now, json_object_get(run, "summary"));
 	json_object_set_new(run, "summary", now);
 	if (csv) {
 		f = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
@@ -80,8 +94,10 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	n = plots_write(run, dir, err, sizeof(err));
-	fprintf(stderr, "xdptc: %s %s, rewrote %s/summary.md and ", file,
-		same ? "unchanged (its summary is current)" : "rewritten (its summary)", dir);
+	fprintf(stderr, "xdptc: %s %s, rewrote %s/summary.md, %d flame graph%s and ", file,
+		same ? "unchanged (its summary and flame graphs' entries are current)"
+		     : "rewritten (its summary and flame graphs' entries)", dir, flames,
+		flames == 1 ? "" : "s");
 	if (n < 0)
 		fprintf(stderr, "no plots: %s", err);
 	else
@@ -144,9 +160,10 @@ const struct cli_command cli_cmd_report = {
 	.operands = "DIR",
 	.brief = "recompute a run's summary from its run.json; CSV export",
 	.about = "Compute the summary again from the trials in DIR/run.json (the same trials "
-		 "give the same result), store it there, rebuild DIR/summary.md and the plots "
-		 "(gnuplot), print the summary and say which files were rewritten. Needs no "
-		 "privilege.",
+		 "give the same result), store it there, draw the flame graphs again from their "
+		 "folded stacks (DIR/flame-MODE.folded: their samples, sampling error and unnamed "
+		 "frames into run.json), rebuild DIR/summary.md and the plots (gnuplot), print "
+		 "the summary and say which files were rewritten. Needs no privilege.",
 	.opts = report_opts,
 };
 

@@ -448,8 +448,8 @@ static int run_opts_finish(struct run_parse *p)
 				? p->o.packets : ICOUNT_DEFAULT_PROFILE_PACKETS;
 	}
 	p->o.warmup = p->warmup == UINT64_MAX ? p->o.packets / 10 : p->warmup;
-	if (!p->o.profile_packets)
-		p->o.profile_packets = p->o.packets;
+	/* no --profile-packets on the host engine: the profile pass sizes its window from
+	 * the timing pass (run_passes.c) */
 	if (p->o.napi_cpu == NAPI_CPU_SENDER)
 		p->o.napi_cpu = p->o.sender_cpu;
 	if (p->aa) { /* the first mode twice: its delta against itself is the noise floor */

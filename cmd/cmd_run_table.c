@@ -58,8 +58,10 @@ struct cli_opt run_opts_table[] = {
 	{ "profile-period", OPT_PROFILE_PERIOD, "N", "the profile pass samples every N ns of "
 	  "cpu-clock (perf record -c N; inside the icount engine's guest, every N guest "
 	  "instructions) instead of 997 times a second", "997 Hz; icount 50k" },
-	{ "profile-packets", OPT_PROFILE_PACKETS, "N", "packets in the profile pass's window",
-	  "--packets; icount 50k (or --packets if more)" },
+	{ "profile-packets", OPT_PROFILE_PACKETS, "N", "packets in the profile pass's window "
+	  "instead of the window sized from the timing pass for 2000 samples per mode "
+	  "(docs/flamegraphs.md)", "2000 samples' worth, at least --packets; icount 50k (or "
+	  "--packets if more)" },
 	{ "no-flame", OPT_NO_FLAME, NULL, "skip the profile pass (one trial per mode under "
 	  "perf record, drawn as flame-MODE.svg; FLAME_TOPOLOGIES only)", "flame graphs on",
 	  "FLAME", "0", .brief = "skip the profile pass and its flame graphs" },

@@ -81,8 +81,8 @@ struct run_opts {
 	uint64_t profile_period;   /* its perf record -c: cpu-clock ns between samples
 				    * (icount: guest instructions; default 50,000 there);
 				    * 0: -F 997 */
-	uint64_t profile_packets;  /* packets in its window (default: --packets; icount:
-				    * 50,000 or --packets if more) */
+	uint64_t profile_packets;  /* packets in its window (icount: 50,000 or --packets if
+				    * more); 0: sized from the timing pass (run_passes.c) */
 	int sender;                /* enum sender_kind: udp, packet, xdp-live */
 	bool find_max_rate;        /* search each mode's highest lossless drop rate */
 	bool threaded_napi;        /* the DUT's NAPI in its own kernel thread (a topology that

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,10 @@
 #include <unistd.h>
 
 #include "cpu_time.h"
+#include "flame_render.h"
 #include "flamegraph.h"
+#include "json_read.h"
+#include "stats.h"
 #include "run_arms.h"
 #include "run_json.h"
 #include "run_signals.h"
@@ -25,6 +29,8 @@
  * this long (us), on this machine's DUT and on a guest's (through its agent) */
 #define SETTLE_US_LOCAL 500
 #define SETTLE_US_REMOTE 10000
+/* the timing trials the profile pass's window is sized from, at most */
+#define RUN_MAX_TRIALS_SIZING 1024
 
 static void progress_line(struct progress *p, const struct trial_result *r, const char *label,
 			  int rep, int reps, const struct skb_counters_plan *plan)
@@ -95,43 +101,106 @@ static int pass_modes(const struct run_opts *o, int pass)
 	return n;
 }
 
-/* The profile pass's flame graph of arm @label (from its perf data in the run
- * directory, the trial @r), recorded in run.json's "flamegraphs": with the sampling
- * period ("period", in "period_unit") and the trial's packets at the DUT, a profile's
- * samples x period / packets is per packet. */
-static void run_flamegraph(struct run_ctx *c, const char *label, const struct trial_result *r)
+/* The profile pass's window, when --profile-packets does not set it, holds this many
+ * (1.5: "half again", as run.json says) times the packets that FLAME_MIN_SAMPLES need at the timing pass's time per packet
+ * (one long window runs at a time per packet of its own, above or below the short
+ * windows'), and lasts at most PROFILE_MAX_S at the timing pass's rate */
+#define PROFILE_MARGIN 1.5
+#define PROFILE_MAX_S 30.0
+
+/* The packets of arm @label's profile window: --profile-packets when given; else enough
+ * for FLAME_MIN_SAMPLES samples: every CPU is sampled, so the samples of one window are
+ * at least the measured tasks' time (the timing pass's valid trials' median time metric
+ * per packet) over one sample's period; never fewer than --packets. @why says which, in
+ * words, for run.json. */
+static uint64_t profile_packets(const struct run_ctx *c, const char *label, char *why,
+				size_t len)
 {
-	const char *unit = c->icount_clock ? "guest instructions" : "ns";
-	char sub[200], rate[96], data[PATH_MAX + 64];
-	long n;
+	const struct run_opts *o = &c->o;
+	double t[RUN_MAX_TRIALS_SIZING], pps[RUN_MAX_TRIALS_SIZING], per, need, most;
+	size_t n = 0, i;
+	const json_t *tr;
+
+	if (o->profile_packets) {
+		snprintf(why, len, c->icount_clock ? "--profile-packets (or the icount engine's "
+			 "default)" : "--profile-packets");
+		return o->profile_packets;
+	}
+	if (c->env.window_ns) { /* traffic from outside: the window is a time */
+		snprintf(why, len, "--window");
+		return o->packets;
+	}
+	json_array_foreach(c->trials, i, tr) {
+		if (n == RUN_MAX_TRIALS_SIZING)
+			break;
+		if (strcmp(json_str_of(tr, "pass", ""), "timing") ||
+		    strcmp(json_str_of(tr, "mode", ""), label) ||
+		    !json_is_true(json_object_get(tr, "valid")) ||
+		    !(json_num_of(tr, c->time_key) > 0))
+			continue;
+		t[n] = json_num_of(tr, c->time_key);
+		pps[n++] = json_num_or(tr, "pps", 0);
+	}
+	if (!n) {
+		snprintf(why, len, "--packets (the timing pass has no valid trial of %s to size "
+			 "it from)", label);
+		return o->packets;
+	}
+	per = (double)(o->profile_period ? o->profile_period : 1000000000 / FLAME_FREQ_HZ);
+	need = ceil(PROFILE_MARGIN * FLAME_MIN_SAMPLES * per / stats_median(t, n));
+	most = stats_median(pps, n) * PROFILE_MAX_S;
+	if (most > 0 && need > most) {
+		snprintf(why, len, "%.0f s at the timing pass's %.0f packets/s (the %.0f packets "
+			 "that %d samples need at its %.1f %s per packet would take longer)",
+			 PROFILE_MAX_S, stats_median(pps, n), need, FLAME_MIN_SAMPLES,
+			 stats_median(t, n), c->icount_clock ? "guest instructions" : "ns");
+		need = most;
+	} else {
+		snprintf(why, len, "sized from the timing pass for %.0f samples (%d and half again): "
+			 "%.1f %s per packet (the median of %zu trials) at a sample every %.0f",
+			 PROFILE_MARGIN * FLAME_MIN_SAMPLES, FLAME_MIN_SAMPLES, stats_median(t, n),
+			 c->icount_clock ? "guest instructions" : "ns", n, per);
+	}
+	if (need < (double)o->packets) {
+		snprintf(why + strlen(why), len - strlen(why), "; --packets, more");
+		need = (double)o->packets;
+	}
+	return (uint64_t)need;
+}
+
+/* The profile pass's flame graph of arm @label (from its perf data in the run
+ * directory, the trial @r, its window sized as @sized says), recorded in run.json's
+ * "flamegraphs": with the sampling period ("period", in "period_unit") and the trial's
+ * packets at the DUT, a profile's samples x period / packets is per packet; the figures
+ * and the SVG from flame_render_entry. */
+static void run_flamegraph(struct run_ctx *c, const char *label, const struct trial_result *r,
+			   const char *sized)
+{
+	char data[PATH_MAX + 64], folded[PATH_MAX + 64], f[64];
+	long n, idle = 0;
 	json_t *fg = json_object();
 
-	if (c->o.profile_period)
-		snprintf(rate, sizeof(rate), "-c %llu (a sample every %llu %s)",
-			 (unsigned long long)c->o.profile_period,
-			 (unsigned long long)c->o.profile_period, unit);
-	else
-		snprintf(rate, sizeof(rate), "-F 997");
-	snprintf(sub, sizeof(sub), "perf record -a -g -e cpu-clock %s%s; %s packets; widths "
-		 "are samples", rate, c->have_pmu || c->icount_clock ? "" :
-		 " (software clock: this machine has no PMU)", label);
 	profile_data_path(&c->o, c->dir, label, data, sizeof(data));
-	n = flame_make(data, c->dir, label, sub);
+	snprintf(folded, sizeof(folded), "%s/flame-%s.folded", c->dir, label);
+	n = flame_make(data, folded, &idle);
 	json_object_set_new(fg, "mode", json_string(label));
 	json_object_set_new(fg, "event", json_string("cpu-clock"));
 	json_object_set_new(fg, "period", c->o.profile_period ?
 			    json_integer((json_int_t)c->o.profile_period) : json_null());
-	json_object_set_new(fg, "period_unit", json_string(unit));
+	json_object_set_new(fg, "period_unit", json_string(c->icount_clock ? "guest instructions"
+									   : "ns"));
 	json_object_set_new(fg, "pkts_at_dut", json_integer((json_int_t)r->pkts_at_dut));
+	json_object_set_new(fg, "window_from", json_string(sized));
 	if (n > 0) {
-		char f[64];
-
 		snprintf(f, sizeof(f), "flame-%s.svg", label);
 		json_object_set_new(fg, "svg", json_string(f));
 		snprintf(f, sizeof(f), "flame-%s.folded", label);
 		json_object_set_new(fg, "folded", json_string(f));
-		json_object_set_new(fg, "samples", json_integer(n));
-	} else {
+		json_object_set_new(fg, "idle_samples", json_integer(idle));
+		n = flame_render_entry(c->run, fg, c->dir, NULL);
+	}
+	if (n < 0) {
+		json_object_del(fg, "svg");
 		json_object_set_new(fg, "error", json_string(strerror((int)-n)));
 	}
 	json_array_append_new(c->flames, fg);
@@ -142,7 +211,7 @@ static void run_flamegraph(struct run_ctx *c, const char *label, const struct tr
 static int run_pass_rep(struct run_ctx *c, int p, int rep)
 {
 	const struct run_opts *o = &c->o;
-	char profile_path[PATH_MAX + 64];
+	char profile_path[PATH_MAX + 64], sized[320] = "";
 	int order[RUN_MAX_MODES];
 
 	shuffle_arms(o, p, rep, order);
@@ -161,8 +230,8 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 			c->env.profile_path = profile_path;
 			c->env.profile_period = o->profile_period;
 		}
-		e = trial_run(&c->env, mode, (enum trial_pass)p,
-			      p == PASS_PROFILE ? o->profile_packets : o->packets, &r);
+		e = trial_run(&c->env, mode, (enum trial_pass)p, p == PASS_PROFILE
+			      ? profile_packets(c, label, sized, sizeof(sized)) : o->packets, &r);
 		if (e)
 			trial_result_release(&r);
 		if (e == -EINTR || run_stopped())
@@ -188,7 +257,7 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 		progress_line(&c->prog, &r, label, rep, pass_reps(o, p), &c->ci.plan);
 		run_insns_add(&c->insns.arm[order[i]], &r);
 		if (p == PASS_PROFILE)
-			run_flamegraph(c, label, &r);
+			run_flamegraph(c, label, &r, sized);
 	}
 	return run_stopped() ? -EINTR : 0;
 }

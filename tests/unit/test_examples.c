@@ -6,15 +6,19 @@
  * summary_render_md writes from it (what `xdptc report DIR` would rewrite). An example
  * left stale by a change of the summary fails here until `xdptc report` re-renders it.
  * Likewise every committed kernel matrix: its matrix.md is what matrix_write_md writes
- * from its matrix.json (`xdptc matrix --report DIR`).
+ * from its matrix.json (`xdptc matrix --report DIR`). And every committed flame graph is
+ * what this version draws from its folded stacks, with run.json's entry of it as it
+ * says (`xdptc report DIR`; a matrix's differential graphs: `xdptc matrix --report DIR`).
  * Run from the repository root.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <jansson.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +27,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "flame_render.h"
 #include "matrix.h"
+#include "matrix_flame.h"
 #include "report.h"
 #include "summary.h"
 #include "summary_md.h"
@@ -151,6 +157,112 @@ static void test_matrix_examples_are_current(void **state)
 	printf("# %d committed matrices checked\n", checked);
 }
 
+/* Is the file @path, byte for byte, what @mem holds (@len bytes)? */
+static bool same_file(const char *path, const char *mem, size_t len)
+{
+	size_t flen;
+	char *f = slurp(path, &flen);
+	bool same = f && flen == len && !memcmp(f, mem, len);
+
+	free(f);
+	return same;
+}
+
+/* Every committed run's flame graphs (results/examples/RUN and a matrix's
+ * runs/EXPERIMENT/RUN, where their folded stacks are kept) and every matrix's
+ * differential graphs are what this version draws. */
+static void test_flame_graphs_are_current(void **state)
+{
+	static const char *const runs[] = { EXAMPLES "/*/run.json", EXAMPLES "/*/runs/*/*/run.json" };
+	int graphs = 0, diffs = 0, stale = 0;
+	glob_t g;
+
+	(void)state;
+	for (size_t r = 0; r < 2; r++) {
+		assert_int_equal(glob(runs[r], 0, NULL, &g), 0);
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char dir[PATH_MAX], path[PATH_MAX + 64];
+			json_error_t jerr;
+			json_t *run = json_load_file(g.gl_pathv[i], 0, &jerr), *fg;
+			size_t k;
+
+			if (!run)
+				fail_msg("%s: %s", g.gl_pathv[i], jerr.text);
+			snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
+				 g.gl_pathv[i]);
+			json_array_foreach(json_object_get(run, "flamegraphs"), k, fg) {
+				json_t *now = json_deep_copy(fg);
+				char *svg;
+				size_t len;
+				FILE *mem;
+				int e;
+
+				snprintf(path, sizeof(path), "%s/%s", dir,
+					 json_string_value(json_object_get(fg, "folded")) ?: "");
+				if (!json_is_string(json_object_get(fg, "folded")) || access(path, R_OK)) {
+					json_decref(now);
+					continue; /* kept without its folded stacks */
+				}
+				mem = open_memstream(&svg, &len);
+				assert_non_null(mem);
+				e = flame_render_entry(run, now, dir, mem);
+				fclose(mem);
+				assert_int_equal(e, 0);
+				snprintf(path, sizeof(path), "%s/%s", dir,
+					 json_string_value(json_object_get(fg, "svg")) ?: "");
+				if (!same_file(path, svg, len) || !json_equal(now, fg)) {
+					printf("# STALE %s (or its entry in run.json): xdptc report %s\n", path, dir);
+					stale++;
+				}
+				free(svg);
+				json_decref(now);
+				graphs++;
+			}
+			json_decref(run);
+		}
+		globfree(&g);
+	}
+	assert_int_equal(glob(EXAMPLES "/*/matrix.json", 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char dir[PATH_MAX], path[PATH_MAX + 64];
+		json_error_t jerr;
+		json_t *m = json_load_file(g.gl_pathv[i], 0, &jerr), *en;
+		size_t k;
+
+		if (!m)
+			fail_msg("%s: %s", g.gl_pathv[i], jerr.text);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
+			 g.gl_pathv[i]);
+		json_array_foreach(json_object_get(m, "entries"), k, en) {
+			const json_t *p = json_object_get(en, "profiles");
+			const char *name = json_string_value(json_object_get(json_object_get(p, "diff"), "svg"));
+			char *svg;
+			size_t len;
+			FILE *mem;
+
+			if (!name)
+				continue;
+			mem = open_memstream(&svg, &len);
+			assert_non_null(mem);
+			assert_int_equal(matrix_profile_svg(p, dir, mem), 0);
+			fclose(mem);
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			if (!same_file(path, svg, len)) {
+				printf("# STALE %s: xdptc matrix --report %s\n", path, dir);
+				stale++;
+			}
+			free(svg);
+			diffs++;
+		}
+		json_decref(m);
+	}
+	globfree(&g);
+	printf("# %d flame graphs of runs and %d differential ones checked, %d stale\n", graphs,
+	       diffs, stale);
+	assert_true(graphs >= 10 && diffs >= 10);
+	assert_int_equal(stale, 0);
+}
+
 static json_t *example(const char *name)
 {
 	char dir[PATH_MAX], err[512];
@@ -211,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples_are_current),
 		cmocka_unit_test(test_matrix_examples_are_current),
+		cmocka_unit_test(test_flame_graphs_are_current),
 		cmocka_unit_test(test_compare_context),
 	};
 

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * matrix_flame.h: the kernel matrix's differential flame graphs (xdpdrv against tc,
+ * instructions per packet), drawn from the copies of the folded profiles under the
+ * matrix's directory that its entries name (matrix.h, matrix_profiles), so that
+ * `xdptc matrix --report` draws them again from matrix.json and profiles/ alone.
+ */
+#ifndef XDPTC_MATRIX_FLAME_H
+#define XDPTC_MATRIX_FLAME_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* matrix_profile_svg - the differential flame graph of @p (an entry's "profiles": its
+ * "modes" tc and xdpdrv with "folded_file" and "per_sample", "period", "period_unit",
+ * "left_out" and "diff"."svg", paths under @mdir) to @svg (NULL: the file @mdir/svg);
+ * its subtitle gives both sides' samples, their sampling error and their unnamed frames.
+ * Returns 0, or -errno (-ENOENT: @p has no such graph). */
+int matrix_profile_svg(const json_t *p, const char *mdir, FILE *svg);
+
+/* matrix_redraw_profiles - every entry's differential flame graph of @matrix again, in
+ * @mdir. Returns the graphs drawn, or -errno (said on stderr). */
+int matrix_redraw_profiles(const json_t *matrix, const char *mdir);
+
+#endif
