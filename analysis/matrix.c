@@ -287,7 +287,26 @@ static void md_head(const json_t *matrix, FILE *out)
 		json_num_of(matrix, "elapsed_s"));
 	if (json_integer_value(rep) > 1)
 		fprintf(out, "; %lld boots of every experiment", json_integer_value(rep));
-	fprintf(out, "\n\n");
+	fprintf(out, "\n");
+	if (json_is_object(json_object_get(matrix, "merged")))
+		fprintf(out, "- Merged (`xdptc matrix --merge`) from %lld cells made by xdptc %s, "
+			     "each run by itself (the job figure above does not apply; the time is "
+			     "the cells' own, added up)\n",
+			json_integer_value(json_object_get(json_object_get(matrix, "merged"), "cells")),
+			json_str_of(json_object_get(matrix, "merged"), "xdptc", "?"));
+	if (json_array_size(json_object_get(matrix, "hosts")) > 1) {
+		const json_t *hh;
+		size_t hi;
+
+		fprintf(out, "- The cells ran on different hosts (allowed for icount: guest "
+			     "instructions do not depend on the host; each entry's host is in "
+			     "matrix.json):");
+		json_array_foreach(json_object_get(matrix, "hosts"), hi, hh)
+			fprintf(out, "%s %s, kernel %s", hi ? ";" : "", json_str_of(hh, "cpu_model", ""),
+				json_str_of(hh, "kernel_release", ""));
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n");
 	fprintf(out, "| kernel | package | version | suite | guest release | measured | left out |\n"
 		     "|---|---|---|---|---|---|---|\n");
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k) {

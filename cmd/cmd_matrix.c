@@ -29,6 +29,7 @@
 #include "cli_table.h"
 #include "matrix.h"
 #include "matrix_boots.h"
+#include "matrix_cell.h"
 #include "matrix_flame.h"
 #include "matrix_run.h"
 #include "matrix_table.h"
@@ -142,7 +143,8 @@ static int matrix_table(const char *dirs, bool boots)
 
 #define MATRIX_JOBS_MAX 100 /* --jobs: runs side by side */
 
-enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS };
+enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS,
+       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS };
 
 static const struct cli_opt matrix_opts[] = {
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -168,6 +170,25 @@ static const struct cli_opt matrix_opts[] = {
 	  "the veth deltas more between boots: docs/matrix.md)", "1", "SEED" },
 	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
+	{ "experiments", OPT_EXPS, "LIST", "the experiments measured (a comma list of veth-udp, "
+	  "veth-xdp-live, virtio, container)", "every one" },
+	{ "list", OPT_LIST, NULL, "measure nothing: print the matrix's cells, one "
+	  "KERNEL:EXPERIMENT per line (each kernel's experiments that it does not leave out), "
+	  "for a job engine to fan out (docs/matrix.md, \"Across machines\")" },
+	{ "json", OPT_JSON, NULL, "with --list: {\"cell\": [...]} on one line, for a GitHub "
+	  "Actions strategy.matrix (fromJSON)" },
+	{ "cell", OPT_CELL, "KERNEL:EXPERIMENT", "run one cell by itself into --out DIR (the "
+	  "cell directory itself, new or empty): fetch its kernel into the cache, run its "
+	  "experiment, write DIR/cell.json; with the same --modes, --packets, --reps, "
+	  "--count-reps and --seed as the cells it will be merged with. Icount cells share "
+	  "the run lock, so several may run side by side (GNU parallel -j)" },
+	{ "boot", OPT_BOOT, "N", "with --cell: the cell's boot (1-5; as --repeat's)", "1" },
+	{ "held-lock", OPT_HELD, "FD", "with --cell: the run lock, held already on this "
+	  "inherited descriptor (what `xdptc matrix` hands its cells)" },
+	{ "merge", OPT_MERGE, NULL, "measure nothing: build OUT/<stamp>-matrix (matrix.json, "
+	  "matrix.md, plots, profiles) from the cell directories given as operands, made here "
+	  "or on other machines; refused (exit 2) when they do not belong together (another "
+	  "xdptc or qemu version, other settings, the same cell twice with other results)" },
 	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md, the plots and "
 	  "the differential flame graphs again from DIR/matrix.json and DIR/profiles (no "
 	  "root needed)" },
@@ -219,10 +240,39 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 						 : RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX));
 			*(c == 'r' ? &m->reps : c == 'j' ? &m->jobs : &m->count_reps) = (int)v;
 			break;
-		case 'o': m->out_dir = optarg; break;
+		case 'o': m->out_dir = optarg; m->out_dir_set = true; break;
 		case OPT_REPORT: m->report = optarg; break;
 		case OPT_TABLE: m->table = optarg; break;
 		case OPT_BOOTS: m->boots = optarg; break;
+		case OPT_LIST: m->list = true; break;
+		case OPT_JSON: m->list_json = true; break;
+		case OPT_CELL: m->cell = optarg; break;
+		case OPT_MERGE: m->nmerge = -1; break;
+		case OPT_EXPS:
+			for (const char *s = optarg; *s;) {
+				size_t n = strcspn(s, ",");
+				bool ok = false;
+
+				for (int x = 0; x < MATRIX_NEXP; x++)
+					ok |= strlen(matrix_exps[x].name) == n &&
+					      !strncmp(matrix_exps[x].name, s, n);
+				if (!ok || !n)
+					return bad_value("--experiments", optarg, "a comma list of "
+							 "veth-udp, veth-xdp-live, virtio, container");
+				s += n + (s[n] == ',');
+			}
+			m->experiments = optarg;
+			break;
+		case OPT_BOOT:
+			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
+				return bad_value("--boot", optarg, "1-5");
+			m->boot = (int)v;
+			break;
+		case OPT_HELD:
+			if (parse_count(optarg, 1 << 20, &v) || v <= 2)
+				return bad_value("--held-lock", optarg, "a file descriptor");
+			m->held_lock = (int)v;
+			break;
 		case OPT_REPEAT:
 			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
 				return bad_value("--repeat", optarg, "1-5");
@@ -237,8 +287,19 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 	}
 	if (c < 0)
 		return cli_exit(c);
+	if (m->nmerge) {
+		if (optind == argc)
+			return need_opt("matrix --merge", "the cell directories (DIR...)");
+		m->merge = argv + optind;
+		m->nmerge = argc - optind;
+		return -1;
+	}
 	if (optind != argc)
 		return bad_value("matrix", argv[optind], "options only");
+	if ((m->boot || m->held_lock) && !m->cell)
+		return bad_value(m->boot ? "--boot" : "--held-lock", "", "--cell with it");
+	if (m->list_json && !m->list)
+		return bad_value("--json", "", "--list with it");
 	if (strncmp(m->modes, "tc,", 3))
 		return bad_value("--modes", m->modes, "two modes or more, tc first (every delta "
 				 "is against tc)");
@@ -279,12 +340,23 @@ int cmd_matrix(int argc, char **argv)
 		return matrix_report(m.report);
 	if (m.table || m.boots)
 		return matrix_table(m.table ? m.table : m.boots, !m.table);
-	if (check_privilege())
-		return 1;
 	default_topologies_dir(topodir, sizeof(topodir));
 	m.topodir = topodir;
+	if (m.merge)
+		return matrix_merge(&m);
+	if (m.list) { /* the kernels resolved as a matrix would: no root, no lock */
+		e = matrix_kernels(&m, m.kernels);
+		return e >= 0 ? e : matrix_list(&m);
+	}
+	if (check_privilege())
+		return 1;
 	if (!realpath("/proc/self/exe", m.self))
 		return 1;
+	if (m.cell) {
+		if (!m.out_dir_set)
+			return need_opt("matrix --cell", "--out DIR (the cell's directory)");
+		return matrix_cell_main(&m);
+	}
 	e = matrix_kernels(&m, m.kernels);
 	return e >= 0 ? e : matrix_run(&m);
 }

@@ -20,114 +20,38 @@
 #include <unistd.h>
 
 #include "matrix.h"
+#include "matrix_cell.h"
 #include "matrix_experiments.h"
 #include "report.h"
 #include "run_json.h" /* machine_cpu_model */
 #include "run_lock.h"
 #include "run_signals.h"
 
-/* The one run directory under @parent into @dir (0), or -ENOENT. */
-static int run_dir_in(const char *parent, char *dir, size_t len)
-{
-	char cmd[PATH_MAX + 64];
-	FILE *p;
-	int e = -ENOENT;
-
-	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/ 2>/dev/null | head -n 1", parent);
-	p = popen(cmd, "r");
-	if (p && fgets(dir, (int)len, p)) {
-		dir[strcspn(dir, "\n")] = '\0';
-		if (dir[0] && dir[strlen(dir) - 1] == '/')
-			dir[strlen(dir) - 1] = '\0';
-		e = dir[0] ? 0 : -ENOENT;
-	}
-	if (p)
-		pclose(p);
-	return e;
-}
-
-static json_t *kernel_json(const struct matrix_kernel *k)
-{
-	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "spec", k->spec, "package",
-			      k->package, "version", k->version, "suite", k->suite, "release",
-			      k->release, "status", k->fetch == TASK_DONE ? "ok" : "failed");
-
-	json_object_set_new(j, "reason", k->fetch == TASK_DONE ? json_null() : json_string(k->reason));
-	json_object_set_new(j, "modes", json_string(k->modes));
-	json_object_set_new(j, "tcx_reason", k->tcx_reason[0] ? json_string(k->tcx_reason) : json_null());
-	if (k->exp_reason[0])
-		json_object_set_new(j, "experiments_left_out", json_string(k->exp_reason));
-	return j;
-}
-
-/* matrix.json's entry of experiment task @t. */
-static json_t *task_entry(const struct matrix *m, const struct matrix_task *t)
-{
-	const struct matrix_exp *x = &matrix_exps[t->exp];
-	char dir[PATH_MAX], err[512];
-	json_t *run = NULL, *e;
-
-	if (t->state == TASK_DONE && (run_dir_in(t->out, dir, sizeof(dir)) ||
-				      report_load(dir, &run, err, sizeof(err))))
-		run = NULL;
-	if (run) {
-		char name[160];
-		json_t *prof;
-
-		e = matrix_entry_from_run(m->k[t->k].spec, x->name, run);
-		json_object_set_new(e, "run_dir", json_string(dir + strlen(m->dir) + 1));
-		snprintf(name, sizeof(name), "profiles/%s-%s", m->k[t->k].spec, x->name);
-		/* the profiles of the first boot only: later boots measure its repeatability */
-		prof = t->boot > 1 ? NULL : matrix_profiles(run, dir, m->dir, name, 25);
-		if (prof)
-			json_object_set_new(e, "profiles", prof);
-		json_decref(run);
-	} else {
-		e = json_pack("{s:s, s:s, s:s}", "kernel", m->k[t->k].spec, "experiment", x->name,
-			      "status", "failed");
-		json_object_set_new(e, "reason", json_string(t->state == TASK_DONE
-					? "its run directory cannot be read" : t->reason));
-	}
-	json_object_set_new(e, "topology", json_string(x->topology));
-	json_object_set_new(e, "sender", json_string(x->sender));
-	json_object_set_new(e, "seconds", json_real(t->secs));
-	json_object_set_new(e, "boot", json_integer(t->boot));
-	return e;
-}
-
+/* matrix.json from the cells of this matrix's experiments (each task's directory under
+ * runs/, its cell.json written by the cell, or here for a cell whose kernel failed). */
 static json_t *matrix_json(const struct matrix *m)
 {
-	char cpu[160], qemu[160] = "";
-	struct utsname u;
-	json_t *j = json_object(), *ks = json_array(), *es = json_array();
-	FILE *p = popen("qemu-system-x86_64 --version 2>/dev/null | head -n 1", "r");
+	static char *rel[MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT + 1) + MATRIX_NHOST];
+	json_t *ks = json_array(), *j;
+	int n = 0;
 
-	if (p && fgets(qemu, sizeof(qemu), p))
-		qemu[strcspn(qemu, "\n")] = '\0';
-	if (p)
-		pclose(p);
-	uname(&u);
-	machine_cpu_model(cpu, sizeof(cpu));
-	json_object_set_new(j, "schema", json_string("xdptc.matrix/1"));
-	json_object_set_new(j, "host", json_pack("{s:s, s:s, s:s}", "cpu_model", cpu,
-						 "kernel_release", u.release, "qemu", qemu));
-	json_object_set_new(j, "settings", json_pack("{s:I, s:i, s:i, s:s, s:i, s:i, s:o}",
-						     "packets", (json_int_t)m->packets, "reps",
-						     m->reps, "count_reps", m->count_reps, "modes",
-						     m->modes, "jobs", m->jobs, "repeat", m->repeat,
-						     "seed", m->seed ? json_integer((json_int_t)strtoull(m->seed, NULL, 10))
-							     : json_null()));
 	for (int i = 0; i < m->nk; i++)
-		json_array_append_new(ks, kernel_json(&m->k[i]));
-	for (int i = 0; i < m->nt; i++)
-		if (m->t[i].exp >= 0)
-			json_array_append_new(es, task_entry(m, &m->t[i]));
-	json_object_set_new(j, "kernels", ks);
-	json_object_set_new(j, "entries", es);
-	json_object_set_new(j, "elapsed_s", json_real(now_s() - m->t0));
+		json_array_append_new(ks, matrix_kernel_json(&m->k[i]));
+	for (int i = 0; i < m->nt; i++) {
+		const struct matrix_task *t = &m->t[i];
+		char path[PATH_MAX + 16];
+
+		if (t->exp < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/cell.json", t->out);
+		if (access(path, R_OK))
+			matrix_cell_write(m, t); /* never started, or gone before it wrote one */
+		rel[n++] = (char *)t->out + strlen(m->dir) + 1;
+	}
+	j = matrix_json_from_cells(m, rel, n, ks);
+	json_decref(ks);
 	return j;
 }
-
 
 static int matrix_write(const struct matrix *m)
 {
@@ -184,7 +108,7 @@ static int matrix_plan(struct matrix *m)
 
 		for (int b = 1; b <= m->repeat && !e; b++)
 			for (int x = 0; x < MATRIX_NEXP && !e; x++)
-				if (!matrix_exp_left_out(&m->k[k], x))
+				if (matrix_exp_wanted(m, x) && !matrix_exp_left_out(&m->k[k], x))
 					e = plan_task(m, k, x, b);
 		if (e)
 			return e;

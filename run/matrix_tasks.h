@@ -59,6 +59,18 @@ struct matrix {
 	char self[PATH_MAX];               /* this binary */
 	double t0;
 	FILE *log;                         /* DIR/progress.log: what it said on stderr */
+	/* cells (matrix_cell.h): */
+	bool cell_mode;                    /* --cell: this process is one cell, its run the
+					    * experiment's `xdptc run`; else each experiment's
+					    * task is a cell, `xdptc matrix --cell` */
+	const char *cell;                  /* --cell KERNEL:EXPERIMENT */
+	int boot;                          /* --boot N (the cell's boot, 1 to 5) */
+	int held_lock;                     /* --held-lock FD: the run lock, handed down */
+	const char *experiments;           /* --experiments LIST, or NULL: every one */
+	bool list, list_json;              /* --list [--json] */
+	bool out_dir_set;                  /* --out given */
+	char **merge;                      /* --merge DIR...: the cell directories */
+	int nmerge;
 };
 
 /* say - a line of progress, on stderr and in the matrix's progress.log */

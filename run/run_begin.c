@@ -16,7 +16,10 @@ int run_begin(const struct run_opts *o, struct topology *t)
 {
 	int lock_fd, holder;
 
-	lock_fd = o->held_lock > 0 ? run_lock_inherited(o->held_lock) : run_lock_take(&holder);
+	/* a run that counts guest instructions may share it with others that do (a matrix's
+	 * cells side by side); one that times the host must hold it alone */
+	lock_fd = o->held_lock > 0 ? run_lock_inherited(o->held_lock, o->engine != ENGINE_ICOUNT)
+				   : run_lock_take(&holder);
 	if (lock_fd < 0 && o->held_lock > 0) {
 		fprintf(stderr, "xdptc: --held-lock %d is not the run lock held for this run\n",
 			o->held_lock);

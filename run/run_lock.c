@@ -22,14 +22,37 @@
 /* The run lock on @held, inherited from `xdptc matrix`, which holds it for its runs: it
  * must be the lock file and locked by this open file (flock succeeds again). Returns a
  * copy of it (close-on-exec), or -1. */
-int run_lock_inherited(int held)
+int run_lock_inherited(int held, bool exclusive)
 {
 	struct stat a, b;
 
 	if (fstat(held, &a) || stat(XDPTC_RUN_LOCK, &b) || a.st_dev != b.st_dev ||
-	    a.st_ino != b.st_ino || flock(held, LOCK_EX | LOCK_NB))
+	    a.st_ino != b.st_ino || flock(held, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB))
 		return -1;
 	return fcntl(held, F_DUPFD_CLOEXEC, 3);
+}
+
+int run_lock_take_shared(int *holder)
+{
+	char buf[32];
+	int fd, n;
+
+	*holder = 0;
+	if (mkdir(XDPTC_RUN_LOCK_DIR, 01777) == 0)
+		chmod(XDPTC_RUN_LOCK_DIR, 01777);
+	fd = open(XDPTC_RUN_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_SH | LOCK_NB)) {
+		n = (int)pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			*holder = atoi(buf);
+		}
+		close(fd);
+		return -1;
+	}
+	return fd; /* the file names the last exclusive holder: shared holders leave it */
 }
 
 int run_lock_take(int *holder)
