@@ -376,6 +376,9 @@ const struct cli_command cli_cmd_matrix = {
 		 "kernel is of the host's own series, the host engine's veth runs follow, one at "
 		 "a time at their own defaults, beside the guest's in matrix.md. A kernel that "
 		 "cannot be fetched or booted is recorded with its reason and the others go on "
-		 "(exit status 1 at the end).",
+		 "(exit status 1 at the end).\nEach experiment's boot is a cell (KERNEL:EXPERIMENT) "
+		 "that also runs by itself (--cell), anywhere, and --merge builds the same matrix "
+		 "from cell directories made on many machines; --list prints the cells for a job "
+		 "engine (docs/matrix.md, \"Across machines\").",
 	.opts = matrix_opts,
 };
