@@ -274,24 +274,29 @@ static void md_head(const json_t *matrix, FILE *out)
 		nk == 1 ? "" : "s");
 	fprintf(out, "- Host: %s, kernel %s; %s\n", json_str_of(h, "cpu_model", ""), json_str_of(h, "kernel_release", ""),
 		json_str_of(h, "qemu", ""));
+	char jobs[48];
+
+	if (json_is_integer(json_object_get(set, "jobs")))
+		snprintf(jobs, sizeof(jobs), "%lld job(s) at a time",
+			 json_integer_value(json_object_get(set, "jobs")));
+	else
+		snprintf(jobs, sizeof(jobs), "each cell run by itself");
 	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
 		     "instructions, whatever the host's speed; how far it moves between boots: "
 		     "docs/matrix.md\n");
 	fprintf(out, "- Every run in a guest: %lld packets per window, %lld timing repetitions, "
 		     "%lld count repetition%s; modes asked for %s (each kernel's measured ones "
-		     "below); %lld job(s) at a time; %.0f s in all (the host engine's "
+		     "below); %s; %.0f s in all (the host engine's "
 		     "cross-check, if any, at its own defaults)",
 		json_integer_value(json_object_get(set, "packets")),
 		json_integer_value(json_object_get(set, "reps")), cr, cr == 1 ? "" : "s",
-		json_str_of(set, "modes", ""), json_integer_value(json_object_get(set, "jobs")),
-		json_num_of(matrix, "elapsed_s"));
+		json_str_of(set, "modes", ""), jobs, json_num_of(matrix, "elapsed_s"));
 	if (json_integer_value(rep) > 1)
 		fprintf(out, "; %lld boots of every experiment", json_integer_value(rep));
 	fprintf(out, "\n");
 	if (json_is_object(json_object_get(matrix, "merged")))
 		fprintf(out, "- Merged (`xdptc matrix --merge`) from %lld cells made by xdptc %s, "
-			     "each run by itself (the job figure above does not apply; the time is "
-			     "the cells' own, added up)\n",
+			     "the time is the cells' own, added up\n",
 			json_integer_value(json_object_get(json_object_get(matrix, "merged"), "cells")),
 			json_str_of(json_object_get(matrix, "merged"), "xdptc", "?"));
 	if (json_array_size(json_object_get(matrix, "hosts")) > 1) {

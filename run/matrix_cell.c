@@ -560,7 +560,11 @@ int matrix_merge(struct matrix *m)
 			for (int x = 0; x < MATRIX_NEXP; x++) {
 				bool have = false;
 
-				if (!matrix_exp_wanted(m, x) || matrix_exp_left_out(&mk, x))
+				bool any = m->experiments != NULL; /* else: what some cell measured */
+
+				for (int i = 0; i < n && !any; i++)
+					any = !strcmp(json_str_of(cell[i], "experiment", ""), matrix_exps[x].name);
+				if (!any || !matrix_exp_wanted(m, x) || matrix_exp_left_out(&mk, x))
 					continue;
 				for (int i = 0; i < n; i++)
 					have |= !strcmp(json_str_of(cell[i], "kernel_spec", ""), mk.spec) &&

@@ -197,8 +197,12 @@ int matrix_run(struct matrix *m)
 		snprintf(path, sizeof(path), "%s/progress.log", m->dir);
 		m->log = fopen(path, "w");
 	}
+	int nexp = 0;
+
+	for (int x = 0; x < MATRIX_NEXP; x++)
+		nexp += matrix_exp_wanted(m, x);
 	say(m, "xdptc matrix: %d kernel(s) x %d experiments%s%s%s, %d at a time, into %s/\n",
-		m->nk, MATRIX_NEXP, m->repeat > 1 ? " x " : "",
+		m->nk, nexp, m->repeat > 1 ? " x " : "",
 		m->repeat > 1 ? (const char *[]){ "", "", "2", "3", "4", "5" }[m->repeat] : "",
 		m->repeat > 1 ? " boots" : "", m->jobs, m->dir);
 	st = matrix_schedule(m);

@@ -152,7 +152,7 @@ static void test_matrix_one_kernel_and_one_that_cannot_be_fetched(void **state)
 
 	(void)state;
 	st = run_xdptc(xdptc, tmpl, "", "matrix --kernels 6.1,0.99 --modes tc,tcx,xdpdrv "
-			"--experiments veth-udp,veth-xdp-live " MATRIX_CI_SETTINGS " -j 2", path, sizeof(path));
+			"--experiments veth-udp,veth-xdp-live,container " MATRIX_CI_SETTINGS " -j 2", path, sizeof(path));
 	snprintf(cmd, sizeof(cmd), "grep '^xdptc matrix' %s | sed 's/^/# /'", path);
 	assert_int_equal(system(cmd), 0);
 	assert_true(WIFEXITED(st));
