@@ -144,7 +144,7 @@ static int matrix_table(const char *dirs, bool boots)
 #define MATRIX_JOBS_MAX 100 /* --jobs: runs side by side */
 
 enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS,
-       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS };
+       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS, OPT_PROFILE };
 
 static const struct cli_opt matrix_opts[] = {
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -170,6 +170,8 @@ static const struct cli_opt matrix_opts[] = {
 	  "the veth deltas more between boots: docs/matrix.md)", "1", "SEED" },
 	{ "out", 'o', "DIR", "parent directory of the matrix directory", "results", "OUT",
 	  .flags = CLI_MAKE_CMDLINE },
+	{ "profile-packets", OPT_PROFILE, "N", "packets in each run's profile pass (its "
+	  "sampled call paths; the exact counts are the plugin's)", "20k" },
 	{ "experiments", OPT_EXPS, "LIST", "the experiments measured (a comma list of veth-udp, "
 	  "veth-xdp-live, virtio, container)", "every one" },
 	{ "list", OPT_LIST, NULL, "measure nothing: print the matrix's cells, one "
@@ -245,6 +247,16 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case OPT_TABLE: m->table = optarg; break;
 		case OPT_BOOTS: m->boots = optarg; break;
 		case OPT_LIST: m->list = true; break;
+		case OPT_PROFILE:
+			if (parse_count(optarg, RUN_PACKETS_MAX, &v) || v < RUN_PACKETS_MIN)
+				return bad_value("--profile-packets", optarg, "a packet count");
+			{
+				static char pp[32];
+
+				snprintf(pp, sizeof(pp), "%llu", (unsigned long long)v);
+				m->profile_packets = pp;
+			}
+			break;
 		case OPT_JSON: m->list_json = true; break;
 		case OPT_CELL: m->cell = optarg; break;
 		case OPT_MERGE: m->nmerge = -1; break;

@@ -101,10 +101,12 @@ static json_t *cell_settings_json(const struct matrix *m)
 {
 	const char *fixed = getenv("ICOUNT_FIXED");
 
-	return json_pack("{s:I, s:i, s:i, s:s, s:o, s:s}", "packets", (json_int_t)m->packets,
+	return json_pack("{s:I, s:i, s:i, s:s, s:o, s:s, s:I}", "packets", (json_int_t)m->packets,
 			 "reps", m->reps, "count_reps", m->count_reps, "modes", m->modes, "seed",
 			 m->seed ? json_integer((json_int_t)strtoull(m->seed, NULL, 10)) : json_null(),
-			 "icount_fixed", fixed && *fixed ? fixed : "kaslr,aslr,rng");
+			 "icount_fixed", fixed && *fixed ? fixed : "kaslr,aslr,rng", "profile_packets",
+			 (json_int_t)strtoull(m->profile_packets ? m->profile_packets
+					      : MATRIX_PROFILE_PACKETS, NULL, 10));
 }
 
 /* The one run directory under @parent into @dir (0), or -ENOENT. */
@@ -353,6 +355,7 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 		json_object_set(j, "hosts", hosts);
 	set = first ? json_deep_copy(json_object_get(first, "settings")) : cell_settings_json(m);
 	json_object_del(set, "icount_fixed");
+	json_object_del(set, "profile_packets");
 	json_object_set_new(set, "jobs", m->merge ? json_null() : json_integer(m->jobs));
 	json_object_set_new(set, "repeat", json_integer(m->merge ? repeat : m->repeat));
 	/* the keys in the order matrix.json always had them */

@@ -166,7 +166,9 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 			const char *av[] = { "xdptc", "matrix", "--cell", cell, "--boot", boot,
 					     "--out", t->out, "--held-lock", lock, "--modes", m->modes,
 					     "--packets", num[0], "--reps", num[1], "--count-reps",
-					     num[2], m->seed ? "--seed" : NULL, m->seed, NULL };
+					     num[2], "--profile-packets", m->profile_packets
+					     ? m->profile_packets : MATRIX_PROFILE_PACKETS,
+					     m->seed ? "--seed" : NULL, m->seed, NULL };
 
 			snprintf(cell, sizeof(cell), "%s:%s", k->spec, x->name);
 			snprintf(boot, sizeof(boot), "%d", t->boot);
@@ -188,7 +190,8 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 						     "--guest-kernel", k->version, "--modes", modes,
 						     "--packets", num[0], "--reps", num[1],
 						     "--count-reps", num[2], "--profile-packets",
-						     MATRIX_PROFILE_PACKETS, "--out", t->out, "--quiet",
+						     m->profile_packets ? m->profile_packets
+						     : MATRIX_PROFILE_PACKETS, "--out", t->out, "--quiet",
 						     "--held-lock", lock,
 						     m->seed ? "--seed" : NULL, m->seed, NULL };
 

@@ -54,6 +54,7 @@ struct matrix {
 	int jobs, running, lock_fd, repeat;
 	const char *modes, *topodir, *out_dir, *kernels, *report, *seed, *table, *boots;
 	uint64_t packets;
+	const char *profile_packets;       /* --profile-packets (default MATRIX_PROFILE_PACKETS) */
 	int reps, count_reps;
 	char dir[PATH_MAX];                /* OUT/<stamp>-matrix */
 	char self[PATH_MAX];               /* this binary */
