@@ -83,7 +83,11 @@ static int read_xdp(struct rx_path *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int read_tcx(struct rx_path *p)
+/* The programs of a multi-program hook (bpf_prog_query_opts, @type: tcx ingress, or a
+ * netkit primary's peer), in their order, as occupants of @hook named @mode; a kernel or
+ * device without the hook refuses the query: nothing can sit there. */
+static void read_mprog(struct rx_path *p, enum bpf_attach_type type, enum rx_hook hook,
+		       const char *mode)
 {
 	LIBBPF_OPTS(bpf_prog_query_opts, q);
 	__u32 ids[RX_PATH_MAX], links[RX_PATH_MAX];
@@ -91,32 +95,10 @@ static int read_tcx(struct rx_path *p)
 	q.prog_ids = ids;
 	q.link_ids = links;
 	q.count = RX_PATH_MAX;
-	/* a kernel without tcx refuses the query: nothing can sit there */
-	if (bpf_prog_query_opts(p->ifindex, BPF_TCX_INGRESS, &q))
-		return 0;
-	for (__u32 i = 0; i < q.count && i < RX_PATH_MAX; i++) {
-		struct rx_occupant *o = add(p, RX_HOOK_TCX, "tcx", ids[i]);
-
-		if (o)
-			o->link_id = links[i];
-	}
-	return 0;
-}
-
-/* A netkit primary's peer programs (a device that is no netkit primary refuses the
- * query: nothing can sit there). */
-static void read_netkit(struct rx_path *p)
-{
-	LIBBPF_OPTS(bpf_prog_query_opts, q);
-	__u32 ids[RX_PATH_MAX], links[RX_PATH_MAX];
-
-	q.prog_ids = ids;
-	q.link_ids = links;
-	q.count = RX_PATH_MAX;
-	if (bpf_prog_query_opts(p->ifindex, BPF_NETKIT_PEER, &q))
+	if (bpf_prog_query_opts(p->ifindex, type, &q))
 		return;
 	for (__u32 i = 0; i < q.count && i < RX_PATH_MAX; i++) {
-		struct rx_occupant *o = add(p, RX_HOOK_NETKIT, "netkit", ids[i]);
+		struct rx_occupant *o = add(p, hook, mode, ids[i]);
 
 		if (o)
 			o->link_id = links[i];
@@ -241,10 +223,12 @@ int rx_path_read(const char *ifname, struct rx_path *p, char *err, size_t errlen
 		snprintf(err, errlen, "no device '%s' in this network namespace", ifname);
 		return -ENODEV;
 	}
-	read_netkit(p);
-	if ((e = read_xdp(p, err, errlen)) || (e = read_tcx(p)) || (e = read_tc(p, ifname, err, errlen)))
+	/* in the order a frame meets them */
+	read_mprog(p, BPF_NETKIT_PEER, RX_HOOK_NETKIT, "netkit");
+	if ((e = read_xdp(p, err, errlen)))
 		return e;
-	return 0;
+	read_mprog(p, BPF_TCX_INGRESS, RX_HOOK_TCX, "tcx");
+	return read_tc(p, ifname, err, errlen);
 }
 
 const char *rx_occupant_describe(const struct rx_occupant *o, char *buf, size_t len)

@@ -42,6 +42,24 @@ static inline int run_xdptc(const char *bin, char *tmpl, const char *env, const 
 	return system(cmd);
 }
 
+/* run_xdptc_err - `@bin @args` with its stderr (at most @len - 1 bytes) into @out and
+ * stdout thrown away; returns its exit status (-1: killed by a signal). */
+static inline int run_xdptc_err(const char *bin, const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+	size_t n;
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* A run's exit status @st must be 0; when it is not, the end of its stderr @log is shown
  * first. */
 static inline void assert_run_ok(int st, const char *log)

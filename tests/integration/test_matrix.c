@@ -233,21 +233,9 @@ static double xdpdrv_delta(json_t *m, const char *kernel, const char *exp)
 	return NAN;
 }
 
-/* `xdptc ARGS` with stderr into @out; its exit status. */
 static int xdptc_err(const char *args, char *out, size_t len)
 {
-	char cmd[2048];
-	size_t n;
-	FILE *p;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", xdptc, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return run_xdptc_err(xdptc, args, out, len);
 }
 
 /* Edit @dir/cell.json's key @k (in "settings" when @in_settings) to the JSON text @v. */

@@ -37,21 +37,9 @@ static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
 
-/* `xdptc ARGS`'s stderr into @out; its exit status. */
 static int xdptc_err(const char *args, char *out, size_t len)
 {
-	char cmd[1024];
-	size_t n;
-	FILE *p;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", xdptc, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return run_xdptc_err(xdptc, args, out, len);
 }
 
 static void test_container_run_measures_its_arms(void **state)

@@ -46,21 +46,9 @@ static struct test_topology topo;
  * minutes. */
 #define GENERATOR(rate) generator_start(xdptc, topo.snd_ns, "198.18.0.2", (rate), 600)
 
-/* Run `xdptc @args` with its stderr into *@out (at most @len); its exit status. */
 static int xdptc_err(const char *args, char *out, size_t len)
 {
-	char cmd[1024];
-	size_t n;
-	FILE *p;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", xdptc, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return run_xdptc_err(xdptc, args, out, len);
 }
 
 /* Nothing of xdptc's on the stand-in's DUT end: no XDP program, no ingress qdisc. */
