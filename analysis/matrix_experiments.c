@@ -7,7 +7,8 @@
 const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST] = {
 	{ "veth-udp", "veth", "udp", "veth, UDP", false },
 	{ "veth-xdp-live", "veth", "xdp-live", "veth, XDP-live", false },
-	{ "virtio", "virtio", "udp", "virtio-net", false },
+	/* the virtio-net DUT fed by a second NIC of its guest (topology_nic.c) */
+	{ "virtio", "nic", "udp", "virtio-net", false },
 	/* a container's packets on veth and netkit, in one run: kernels with netkit only */
 	{ "container", "container", "udp", "container: veth and netkit", false, ",netkit", 6, 7,
 	  "netkit" },

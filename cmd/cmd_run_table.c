@@ -183,7 +183,8 @@ static const char *default_words(size_t off, bool is_int)
 		uint64_t v = DEFAULT_OF(topologies[i], host);
 		char num[32];
 
-		if (topologies[i]->outside && !is_int) /* windows of time: no count, no pace */
+		if ((topologies[i]->outside && !is_int) || /* windows of time: no count, no pace */
+		    topologies[i]->icount_only)
 			continue;
 		if (i && v == DEFAULT_OF(first, host))
 			continue;
@@ -191,18 +192,20 @@ static const char *default_words(size_t off, bool is_int)
 		n += (size_t)snprintf(b + n, sizeof(bufs[0]) - n, "%s%s%s%s", i ? "; " : "",
 				      i ? topologies[i]->name : "", i ? " " : "",
 				      v || is_int ? num : "unpaced");
-		same &= topologies[i]->outside || /* no icount engine */
+		same &= topologies[i]->outside || topologies[i]->icount_as || /* none of its own */
 			DEFAULT_OF(topologies[i], icount) == DEFAULT_OF(first, icount);
 	}
 	for (int i = 0; topologies[i] && n < sizeof(bufs[0]); i++) {
 		uint64_t v = DEFAULT_OF(topologies[i], icount);
 		char num[32];
 
-		if (topologies[i]->outside || (same && i) || (!same && !v))
+		if (topologies[i]->outside || topologies[i]->icount_as || (same && i) ||
+		    (!same && !v))
 			continue;
 		cli_count_words(v, num, sizeof(num));
 		n += (size_t)snprintf(b + n, sizeof(bufs[0]) - n, "; %s%sicount %s",
-				      same ? "" : topologies[i]->name, same ? "" : " under ", num);
+				      same ? "" : topologies[i]->name, same ? "" : " under ",
+				      v || is_int ? num : "unpaced");
 	}
 #undef DEFAULT_OF
 	return b;

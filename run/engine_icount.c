@@ -36,6 +36,7 @@
 #include "run_opts_json.h"
 #include "run_signals.h"
 #include "topology.h"
+#include "topologies.h"
 #include "topology_script.h"
 
 /*
@@ -140,8 +141,9 @@ static int icount_boot(const struct run_opts *o, struct icount_run *ir)
 	char why[512];
 
 	ir->topo.share = ir->share; /* virtio.sh: XDPTC_SHARE, the guest's /run/xdptc-share */
+	ir->topo.feed = topology_find(o->topology)->icount_feed;
 	fprintf(stderr, "xdptc: icount engine: booting a TCG guest with -icount shift=0,sleep=off "
-			"(the veth experiment runs inside it; results into %s)\n", ir->share);
+			"(the %s experiment runs inside it; results into %s)\n", o->topology, ir->share);
 	if (run_topology_cmd(o, topology_virtio.script, "up", &ir->topo) || !ir->topo.ctl_sock[0]) {
 		fprintf(stderr, run_stopped() ? "\nxdptc: interrupted; cleaning up\n"
 					      : "xdptc: the icount guest did not start (see above)\n");

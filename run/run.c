@@ -224,6 +224,8 @@ static void run_json_head(struct run_ctx *c)
 	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &c->tm);
 	json_object_set_new(run, "created_utc", json_string(iso));
 	json_object_set_new(run, "topology", json_string(o->topology));
+	if (topology_find(o->topology)->sender_skb_apart)
+		json_object_set_new(run, "sender_skb_apart", json_true());
 	json_object_set_new(run, "machine", machine_json());
 	json_object_set_new(run, "time_metric", json_string(c->time_key));
 	json_object_set_new(run, "engine", engine_json(o, c->icount_dut ? &c->topo : NULL));

@@ -30,8 +30,6 @@ struct topology_defaults {
 #define TOPOLOGY_THREADED_NAPI (1u << 0) /* --threaded-napi, --napi-cpu (the DUT's NAPI is
 					  * this machine's) */
 #define TOPOLOGY_GUEST_KERNEL (1u << 1)  /* --guest-kernel on the host engine */
-#define TOPOLOGY_ICOUNT_RATE (1u << 2)   /* --rate under the icount engine (a DUT whose
-					  * queue a paced sender must not overflow) */
 #define TOPOLOGY_NETKIT (1u << 3)        /* the netkit mode (a netkit pair beside the DUT) */
 
 /* One topology. The callbacks get the run as it stands (run_ctx.h); NULL: nothing to do. */
@@ -56,9 +54,21 @@ struct topology_desc {
 	 * the machine (the device named exists...). Returns -1 to go on, or the exit status
 	 * (said why). NULL: nothing to check. */
 	int (*preflight)(const struct run_opts *o);
+	bool icount_only;    /* runs under the icount engine only (its .host defaults are
+			      * never used, nor listed) */
 	bool icount_inside;  /* the icount engine runs the whole experiment inside a guest
 			      * (engine_icount.c); else it boots the DUT's guest under icount
 			      * and drives it from here */
+	const char *icount_feed; /* icount_inside: how the engine's guest is fed (virtio.sh's
+				  * FEED: "hub", a second NIC of the guest on one qemu hub with
+				  * the DUT's), or NULL: a host tap */
+	bool sender_skb_apart; /* the sender's socket builds its own skb in the measured
+				* kernel and its NIC frees it, apart from the skb the DUT
+				* receives (nic: one more skb built per packet, in every
+				* mode); run.json's sender_skb_apart */
+	const char *icount_as; /* under the icount engine the run is this topology's
+				* instead (virtio: nic, whose count does not follow the
+				* host), or NULL */
 	/* the DUT reached, once the script's `up` is done: c->dut opened. Returns 0, or -1
 	 * (said why). */
 	int (*dut_open)(struct run_ctx *c);
@@ -77,6 +87,7 @@ struct topology_desc {
 #define TOPOLOGY_LIST(X) \
 	X(veth)          \
 	X(virtio)        \
+	X(nic)           \
 	X(dev)           \
 	X(container)
 

@@ -80,6 +80,10 @@ int run_topology_cmd(const struct run_opts *o, const char *script, const char *v
 				setenv("XDPTC_BIN", self, 1);
 			}
 		}
+		if (t->feed)
+			setenv("FEED", t->feed, 1);
+		else
+			unsetenv("FEED");
 		if (t->share)
 			setenv("XDPTC_SHARE", t->share, 1);
 		else

@@ -22,6 +22,8 @@ struct topology {
 	 * primary in dut_ns), or why there is none (NETKIT_REASON) */
 	char nk_snd_dev[16], nk_dut_dev[16], nk_snd_addr[48], nk_dut_addr[48];
 	char nk_reason[160];
+	const char *feed;    /* virtio.sh's FEED (the icount engine's guest: "hub"), or
+			      * NULL: a host tap */
 	const char *share;   /* the icount engine: the host directory the guest mounts
 			      * read-write (XDPTC_SHARE), or NULL */
 	int up;

@@ -66,7 +66,15 @@ REPO=$(cd "$HERE/.." && pwd)
 HOST_ADDR=198.18.0.1
 GUEST_ADDR=198.18.0.2
 GUEST_MAC=52:54:00:d7:c0:02
-MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf veth"
+# the modules every guest loads (its initramfs): e1000 is the nic topology's sender NIC
+MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf veth e1000"
+# what the cache keeps of each kernel beyond them: the drivers of the NIC models qemu
+# emulates (guest_kernel.sh; a cached kernel kept with another list is fetched again)
+KEEP_MODULES="e1000e vmxnet3 8139cp 8139too pcnet32 tulip ne2k-pci e100 igb"
+# FEED=hub (the nic topology): the guest's second NIC, the sender's, an e1000 on one qemu
+# hub with the DUT: its transmit runs inside the guest's own register write, so every
+# frame reaches the DUT at a point of the guest's instruction stream, not the host's
+SND_MAC=52:54:00:d7:c0:01
 
 die() {
 	echo "virtio.sh: $*" >&2
@@ -260,6 +268,14 @@ up() {
 	ip -n "$ns" neigh replace "$GUEST_ADDR" lladdr "$GUEST_MAC" dev "$tap" nud permanent
 	tapmac=$(ip -n "$ns" -br link show dev "$tap" | awk '{print $3}')
 
+	dut_device="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off"
+	if [ "${FEED:-tap}" = hub ]; then
+		net_args="-netdev hubport,id=n0,hubid=0 -device $dut_device -netdev hubport,id=n1,hubid=0 -device e1000,netdev=n1,mac=$SND_MAC"
+		nic_cmdline="xdptc.nicpair=$GUEST_MAC,$SND_MAC"
+	else
+		net_args="-netdev tap,id=n0,ifname=$tap,script=no,downscript=no,vhost=off -device $dut_device"
+		nic_cmdline=
+	fi
 	echo "virtio.sh: booting guest $kver under $accel ($accel_reason)" >&2
 	cpu=max
 	[ "$accel" = kvm ] && cpu=host
@@ -268,13 +284,11 @@ up() {
 		$icount_args ${seed_args:-} ${plugin_args:-} $share_args -m 1024 -smp 1 -display none -no-reboot -daemonize -pidfile "$dir/qemu.pid" \
 		-serial "file:$dir/console.log" \
 		-kernel "$vmlinuz" -initrd "$img" \
-		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-} ${insns_cmdline:-} ${fixed_cmdline:-}" \
+		-append "console=ttyS0 quiet panic=-1 xdptc.init=$HERE/guest/guest-init.sh xdptc.bin=$bin xdptc.addr=$GUEST_ADDR/30 xdptc.peer=$HOST_ADDR xdptc.peermac=$tapmac $share_cmdline ${napi_cmdline:-} ${insns_cmdline:-} ${fixed_cmdline:-} $nic_cmdline" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
 		-device virtio-serial-pci -chardev "socket,id=ctl,path=$dir/ctl.sock,server=on,wait=off" \
 		-device virtserialport,chardev=ctl,name=xdptc.ctl \
-		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no,vhost=off" \
-		-device "virtio-net-pci,netdev=n0,mac=$GUEST_MAC,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off" \
-		|| die "qemu did not start"
+		$net_args || die "qemu did not start"
 
 	t0=$(date +%s)
 	limit=${BOOT_TIMEOUT:-180}

@@ -25,6 +25,7 @@ for w in $(cat /proc/cmdline); do
 	xdptc.share=1) share=1 ;;
 	xdptc.threadednapi=1) threadednapi=1 ;;
 	xdptc.insns=*) export XDPTC_INSNS="${w#xdptc.insns=}" ;;
+	xdptc.nicpair=*) nicpair=${w#xdptc.nicpair=} ;;
 	esac
 done
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
@@ -39,15 +40,30 @@ if [ "${share:-0}" = 1 ]; then
 fi
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 ip link set lo up
-ip link set eth0 up
+# a pair of NICs on one qemu hub (the nic topology, run inside): named by their MACs,
+# dut0 (the DUT) and snd0 (the sender's), and left to the inner run's nic.sh
+agent_dev=eth0
+if [ -n "${nicpair:-}" ]; then
+	for d in /sys/class/net/*; do
+		mac=$(cat "$d/address" 2>/dev/null)
+		case "$mac" in
+		"${nicpair%,*}") ip link set "${d##*/}" name dut0 ;;
+		"${nicpair#*,}") ip link set "${d##*/}" name snd0 ;;
+		esac
+	done
+	agent_dev=dut0
+fi
+[ -n "${nicpair:-}" ] || ip link set eth0 up
 # the icount engine: eth0's NAPI in its own thread (napi/eth0-N), whose CPU time the agent
 # reads as the DUT's cost (found when the agent starts, so set before it)
-if [ "${threadednapi:-0}" = 1 ]; then
+if [ "${threadednapi:-0}" = 1 ] && [ -z "${nicpair:-}" ]; then
 	echo 1 > /sys/class/net/eth0/threaded || echo "XDPTC-THREADED-NAPI-FAILED"
 fi
-sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
-ip addr add "$addr" dev eth0
-ip neigh replace "$peer" lladdr "$peermac" dev eth0 nud permanent
+if [ -z "${nicpair:-}" ]; then
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+	ip addr add "$addr" dev eth0
+	ip neigh replace "$peer" lladdr "$peermac" dev eth0 nud permanent
+fi
 port=
 for p in /sys/class/virtio-ports/*; do
 	[ "$(cat "$p/name" 2>/dev/null)" = xdptc.ctl ] && port=/dev/${p##*/}
@@ -57,6 +73,6 @@ if [ -z "$port" ] || [ ! -x "$bin" ]; then
 	poweroff_now
 fi
 echo "XDPTC-AGENT-STARTING $(uname -r)"
-"$bin" agent --serial "$port" --dev eth0
+"$bin" agent --serial "$port" --dev "$agent_dev"
 echo "XDPTC-AGENT-EXITED $?"
 poweroff_now
