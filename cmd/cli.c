@@ -12,6 +12,7 @@
 
 #include "netns.h"
 #include "run.h"
+#include "self_exe.h"
 
 #include "cli.h"
 
@@ -140,11 +141,10 @@ void default_topologies_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s", env);
 		return;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	n = self_exe(exe, sizeof(exe)) ? 0 : (ssize_t)strlen(exe);
 	if (n > 0) {
 		char *slash;
 
-		exe[n] = '\0';
 		slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';

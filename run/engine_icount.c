@@ -35,6 +35,7 @@
 #include "run_json.h"
 #include "run_opts_json.h"
 #include "run_signals.h"
+#include "self_exe.h"
 #include "topology.h"
 #include "topologies.h"
 #include "topology_script.h"
@@ -176,8 +177,7 @@ static int icount_start(const struct run_opts *o, struct icount_run *ir)
 	}
 	unlink(ir->logp);
 	unlink(ir->statp);
-	e = (int)readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[e > 0 ? e : 0] = '\0';
+	self_exe(exe, sizeof(exe)); /* the host's root is the guest's: the same path */
 	snprintf(cmd, sizeof(cmd), "setsid sh -c '\"%s\" run --inside-icount "
 		 "/run/xdptc-share/.%s.json >/run/xdptc-share/.%s.log 2>&1; echo $? "
 		 ">/run/xdptc-share/.%s.status' </dev/null >/dev/null 2>&1 &", exe, ir->tag, ir->tag,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "run_signals.h"
+#include "self_exe.h"
 
 static void copy_val(char *dst, size_t len, const char *line, const char *key)
 {
@@ -73,12 +74,9 @@ int run_topology_cmd(const struct run_opts *o, const char *script, const char *v
 			setenv("XDPTC_DEV_NETNS", o->dev_netns, 1);
 		{ /* this binary, for a script that asks it to make what iproute2 cannot */
 			char self[PATH_MAX];
-			ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-			if (n > 0) {
-				self[n] = '\0';
+			if (!self_exe(self, sizeof(self)))
 				setenv("XDPTC_BIN", self, 1);
-			}
 		}
 		if (t->feed)
 			setenv("FEED", t->feed, 1);

@@ -17,6 +17,7 @@
 #include "dut_remote.h"
 #include "run_ctx.h"
 #include "run_json.h"
+#include "self_exe.h"
 
 /* How long a guest's agent may take to answer a request (ms): under icount the guest's code
  * is retranslated, instrumented, when counters attach (docs/matrix.md) */
@@ -64,12 +65,11 @@ static int virtio_trial_env(struct run_ctx *c, struct trial_env *env)
 static void virtio_guest_doctor(struct run_ctx *c)
 {
 	char out[65536], self[PATH_MAX - 32], cmd[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int n = self_exe(self, sizeof(self)) ? 0 : 1;
 	int st = 0, e;
 	json_t *gd;
 
 	/* the host's root is the guest's: the same path runs there */
-	self[n > 0 ? n : 0] = '\0';
 	snprintf(cmd, sizeof(cmd), "%s doctor --json --guest", self);
 	fprintf(stderr, "xdptc: asking the guest what its kernel offers\n");
 	e = n > 0 ? dut_exec(&c->dut, cmd, &st, out, sizeof(out)) : -ENOENT;
