@@ -238,7 +238,7 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
  * own second NIC on a qemu hub (the nic topology), so no frame's arrival follows the
  * host. Every timing trial valid; at the DUT tc builds one skb per packet and enters the
  * stack once, native XDP neither (the sender's own skb left out); the A/A arm's retired
- * pairs agree within 0.5%; xdpdrv retires fewer instructions than tc. */
+ * pairs agree within 1%; xdpdrv retires fewer instructions than tc. */
 static void test_icount_virtio_runs_its_sender_inside(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-itest-XXXXXX", cmd[600], path[700], prefix[16];
@@ -292,7 +292,9 @@ static void test_icount_virtio_runs_its_sender_inside(void **state)
 			continue;
 		printf("# nic A/A retired: pairs %+.4f%% .. %+.4f%%\n", 100 * num(d, "pair_min"),
 		       100 * num(d, "pair_max"));
-		assert_true(fabs(num(d, "pair_min")) <= 0.005 && fabs(num(d, "pair_max")) <= 0.005);
+		/* 3,000 packets a window: a guest's periodic work landing in one window moves
+		 * it by up to about half a percent (-0.44% .. +0.40% here) */
+		assert_true(fabs(num(d, "pair_min")) <= 0.01 && fabs(num(d, "pair_max")) <= 0.01);
 		aa_seen = 1;
 	}
 	assert_true(aa_seen);
