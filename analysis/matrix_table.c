@@ -10,6 +10,7 @@
 #include "matrix_entry.h"
 #include "matrix_experiments.h"
 #include "matrix_table.h"
+#include "page_regime.h"
 
 #define RETIRED "retired_instructions_per_pkt"
 #define TASKS "guest_instructions_per_pkt"
@@ -46,8 +47,9 @@ static void put_delta(FILE *out, const json_t *e, const char *mode, const char *
 
 	if (isnan(v))
 		fprintf(out, " %s |", e ? none : "failed");
-	else
-		fprintf(out, " %+.1f%% |", 100 * v);
+	else /* an every-iteration figure over another page-clearing regime: said */
+		fprintf(out, " %+.1f%%%s |", 100 * v, strcmp(metric, RETIRED) &&
+			!strcmp(mode, "xdpdrv") && page_regime_entry(e, NULL, 0) ? " (regimes differ)" : "");
 }
 
 int matrix_write_table(json_t *const *m, int n, FILE *out)

@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "stats.h"
 #include "summary_facts.h"
+#include "page_regime.h"
 #include "summary_modes.h"
 #include "window_delta.h"
 
@@ -307,6 +308,7 @@ json_t *summary_compute(const json_t *run)
 		arm_deltas(run, s, deltas, base, json_string_value(m));
 	load_counts(run, s);
 	conservation(s, arr);
+	page_regime_summarize(arr, run); /* the every-iteration count's regime per arm */
 	json_object_set_new(s, "baseline", base ? json_string(base) : json_null());
 	json_object_set_new(s, "modes", arr);
 	json_object_set_new(s, "deltas", deltas);
