@@ -28,7 +28,6 @@
 #define PROFILE_SKIP_COMM "perf" /* the profiler's own samples: not the path measured */
 #define PROFILE_MAX_FNS 4096
 
-
 json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const json_t *run)
 {
 	const json_t *s = json_object_get(run, "summary");
@@ -238,10 +237,10 @@ static const json_t *entry_mode(const json_t *entry, const char *mode)
 	return matrix_by_mode(json_object_get(entry, "modes"), mode);
 }
 
-/* The delta of @b's time metric against tc in @entry, or NULL. */
+/* The delta of @b against tc in @entry (retired where counted: matrix_entry_metric). */
 static const json_t *entry_delta(const json_t *entry, const char *b)
 {
-	return matrix_entry_delta(entry, b, json_str_of(entry, "time_metric", ""));
+	return matrix_entry_delta(entry, b, matrix_entry_metric(entry));
 }
 
 #define fmt_delta matrix_fmt_delta
@@ -265,7 +264,6 @@ static void md_head(const json_t *matrix, FILE *out)
 	const json_t *h = json_object_get(matrix, "host"), *set = json_object_get(matrix, "settings");
 	const json_t *k;
 	size_t i;
-
 	size_t nk = json_array_size(json_object_get(matrix, "kernels"));
 	long long cr = json_integer_value(json_object_get(set, "count_reps"));
 	const json_t *rep = json_object_get(set, "repeat");
@@ -283,7 +281,9 @@ static void md_head(const json_t *matrix, FILE *out)
 		snprintf(jobs, sizeof(jobs), "each cell run by itself");
 	fprintf(out, "- Engine: icount (`-icount shift=0,sleep=off`): guest time is guest "
 		     "instructions, whatever the host's speed; how far it moves between boots: "
-		     "docs/matrix.md\n");
+		     "docs/matrix.md%s\n", matrix_has_insns(matrix) ? "; the experiments' "
+		     "instructions and deltas are retired (a rep string instruction once: they "
+		     "repeat), every iteration beside them in the plugin's tables" : "");
 	fprintf(out, "- Every run in a guest: %lld packets per window, %lld timing repetitions, "
 		     "%lld count repetition%s; modes asked for %s (each kernel's measured ones "
 		     "below); %s; %.0f s in all (the host engine's "
@@ -329,7 +329,7 @@ static void md_head(const json_t *matrix, FILE *out)
 static void md_row(FILE *out, const json_t *e)
 {
 	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
-	const char *tm = json_str_of(e, "time_metric", "");
+	const char *tm = matrix_entry_metric(e);
 	char dx[96], dg[96], dt[96], built[64], stack[64], freed[64], bpf[64];
 
 	if (strcmp(json_str_of(e, "status", ""), "ok")) {
@@ -354,7 +354,7 @@ static void md_container_row(FILE *out, const json_t *e)
 {
 	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
 	const json_t *nk = entry_mode(e, "netkit");
-	const char *tm = json_str_of(e, "time_metric", "");
+	const char *tm = matrix_entry_metric(e);
 	char dx[96], dt[96], dn[96], c[3][64];
 	static const char *const counts[] = { "stack_entries_per_pkt", "skbs_built_per_pkt",
 					      "skbs_freed_per_pkt" };
@@ -426,8 +426,6 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 	}
 }
 
-/* The profile's own check: the UDP sender's code is the same work in every mode, so its
- * share per packet must come out the same in tc's and xdpdrv's profiles. */
 /* Each profile's window against its timing pass: a note where they ran in different
  * regimes (more than PROFILE_REGIME apart). */
 static void md_profile_regimes(FILE *out, const json_t *modes, const char *lead)
@@ -445,6 +443,8 @@ static void md_profile_regimes(FILE *out, const json_t *modes, const char *lead)
 	}
 }
 
+/* The profile's own check: the UDP sender's code is the same work in every mode, so its
+ * share per packet must come out the same in tc's and xdpdrv's profiles. */
 static void md_profile_check(FILE *out, const json_t *modes)
 {
 	double a = json_num_of(json_object_get(modes, "tc"), "sender_own_per_pkt");
@@ -650,7 +650,7 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 		    "set ylabel 'delta against tc, percent'\nset xlabel 'guest kernel' offset 0,-1\nset bmargin 5\n"
 		    "set xzeroaxis\nset xrange [-0.5:%d.5]\nset yrange [*<0:0<*]\nset key outside\n"
 		    "set offsets 0, 0, graph 0.06, graph 0.06\nset xtics (", out, title,
-		metric ? "retired " : "", nk - 1);
+		metric || matrix_has_insns(matrix) ? "retired " : "", nk - 1);
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k) /* a failed one says so */
 		fprintf(gp, "%s\"%s%s\" %zu", i ? ", " : "", json_str_of(k, "spec", ""),
 			strcmp(json_str_of(k, "status", ""), "ok") ? "\\n(failed)" : "", i);

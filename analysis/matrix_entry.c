@@ -32,6 +32,17 @@ const json_t *matrix_entry_delta(const json_t *entry, const char *b, const char 
 	return NULL;
 }
 
+const char *matrix_entry_metric(const json_t *entry)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(entry, "deltas"), i, d)
+		if (!strcmp(json_str_of(d, "metric", ""), "retired_instructions_per_pkt"))
+			return "retired_instructions_per_pkt";
+	return json_str_of(entry, "time_metric", "");
+}
+
 void matrix_fmt_delta(char *buf, size_t len, const json_t *d)
 {
 	double lo = json_num_of(d, "ci95_lo"), hi = json_num_of(d, "ci95_hi");

@@ -18,6 +18,11 @@ const json_t *matrix_by_mode(const json_t *a, const char *mode);
 /* The delta of mode @b's @metric against tc in @entry, or NULL. */
 const json_t *matrix_entry_delta(const json_t *entry, const char *b, const char *metric);
 
+/* The metric @entry's comparisons are judged by: the plugin's
+ * retired_instructions_per_pkt when its run has it (it repeats, where the every-iteration
+ * count moves with page clearing), else the run's time metric. */
+const char *matrix_entry_metric(const json_t *entry);
+
 /* A delta as summary.md prints it into @buf: median and interval, or why none, or
  * "n/a" when @d is NULL. */
 void matrix_fmt_delta(char *buf, size_t len, const json_t *d);

@@ -8,6 +8,7 @@
 
 #include "json_read.h"
 #include "matrix_entry.h"
+#include "page_regime.h"
 
 #define RETIRED "retired_instructions_per_pkt"
 
@@ -67,22 +68,24 @@ static void fmt_ratio(char *buf, size_t len, double a, double b)
 		snprintf(buf, len, "%+.1f%%", 100 * (b / a - 1));
 }
 
-static void md_table_row(FILE *out, const json_t *e)
+static bool md_table_row(FILE *out, const json_t *e)
 {
 	const json_t *tc = matrix_by_mode(json_object_get(e, "modes"), "tc"),
 		     *x = matrix_by_mode(json_object_get(e, "modes"), "xdpdrv");
-	char dx[96], dg[96], dt[96], every[32];
+	char dx[96], dg[96], dt[96], every[32], reg[64];
+	bool differ = page_regime_entry(e, reg, sizeof(reg));
 
 	matrix_fmt_delta(dx, sizeof(dx), matrix_entry_delta(e, "xdpdrv", RETIRED));
 	matrix_fmt_delta(dg, sizeof(dg), matrix_entry_delta(e, "xdpgeneric", RETIRED));
 	matrix_fmt_delta(dt, sizeof(dt), matrix_entry_delta(e, "tcx", RETIRED));
 	fmt_ratio(every, sizeof(every), json_num_of(tc, "window_instructions_per_pkt"),
 		  json_num_of(x, "window_instructions_per_pkt"));
-	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s | %.1f / %.1f |\n",
+	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s%s | %.1f / %.1f | %s |\n",
 		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, RETIRED), json_num_of(x, RETIRED), dx,
 		dg, dt, json_num_of(tc, "window_instructions_per_pkt"),
-		json_num_of(x, "window_instructions_per_pkt"), every, json_num_of(tc, "string_iterations_per_pkt"),
-		json_num_of(x, "string_iterations_per_pkt"));
+		json_num_of(x, "window_instructions_per_pkt"), every, differ ? " (regimes differ)" : "",
+		json_num_of(tc, "string_iterations_per_pkt"), json_num_of(x, "string_iterations_per_pkt"), reg);
+	return differ;
 }
 
 /* One function's figures in profile @p, by name (0 when not among those kept). */
@@ -176,7 +179,7 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 	const json_t *e;
 	size_t i;
 	char seen[16][64];
-	int nseen = 0;
+	int nseen = 0, differ;
 
 	if (!matrix_has_insns(matrix))
 		return;
@@ -206,11 +209,20 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 			     "retired/pkt | xdpdrv vs tc, retired | xdpgeneric vs tc, retired | tcx "
 			     "vs tc, retired | tc every iteration/pkt | xdpdrv every iteration/pkt | "
 			     "xdpdrv vs tc, every iteration (medians) | string iterations/pkt (tc / "
-			     "xdpdrv) |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
+			     "xdpdrv) | pages cleared (tc / xdpdrv) |\n"
+			     "|---|---|---|---|---|---|---|---|---|---|---|\n", exp);
+		differ = 0;
 		json_array_foreach(json_object_get(matrix, "entries"), j, f)
 			if (!strcmp(json_str_of(f, "experiment", ""), exp) &&
 			    json_array_size(json_object_get(f, "insn_profiles")))
-				md_table_row(out, f);
+				differ += md_table_row(out, f);
+		if (differ)
+			fprintf(out, "\nIn %d row%s tc and xdpdrv ran in different page-clearing "
+				     "regimes (the last column: a page cleared for none, some or every "
+				     "packet, from the plugin's clear_page counts): each page adds 4,096 "
+				     "rep iterations to the every-iteration count, so their "
+				     "every-iteration delta counts those iterations, and moves where "
+				     "the regime changes between runs; compare the retired delta.\n", differ, differ == 1 ? "" : "s");
 	}
 	fprintf(out, "\n## Where the instructions go, exactly\n\nPer kernel and experiment, "
 		     "for each mode against tc: the functions whose retired instructions per "

@@ -10,12 +10,16 @@
 #include "matrix_entry.h"
 #include "matrix_experiments.h"
 #include "matrix_table.h"
+#include "page_regime.h"
 
 #define RETIRED "retired_instructions_per_pkt"
 #define TASKS "guest_instructions_per_pkt"
 
-/* The first boot's ok entry of @kernel's @exp in the last of @m that has one. */
-static const json_t *cell(json_t *const *m, int n, const char *kernel, const char *exp)
+/* The first boot's ok entry of @kernel's @exp in the last of @m that has one, of the
+ * build @release (its guest_kernel; NULL: any): a kernel is its full version, and one
+ * row never joins two builds of a series. */
+static const json_t *cell(json_t *const *m, int n, const char *kernel, const char *exp,
+			  const char *release)
 {
 	for (int i = n - 1; i >= 0; i--) {
 		const json_t *e;
@@ -27,7 +31,8 @@ static const json_t *cell(json_t *const *m, int n, const char *kernel, const cha
 			if ((!b || json_integer_value(b) == 1) &&
 			    !strcmp(json_str_of(e, "kernel", ""), kernel) &&
 			    !strcmp(json_str_of(e, "experiment", ""), exp) &&
-			    !strcmp(json_str_of(e, "status", ""), "ok"))
+			    !strcmp(json_str_of(e, "status", ""), "ok") &&
+			    (!release || !strcmp(json_str_of(e, "guest_kernel", ""), release)))
 				return e;
 		}
 	}
@@ -42,8 +47,9 @@ static void put_delta(FILE *out, const json_t *e, const char *mode, const char *
 
 	if (isnan(v))
 		fprintf(out, " %s |", e ? none : "failed");
-	else
-		fprintf(out, " %+.1f%% |", 100 * v);
+	else /* an every-iteration figure over another page-clearing regime: said */
+		fprintf(out, " %+.1f%%%s |", 100 * v, strcmp(metric, RETIRED) &&
+			!strcmp(mode, "xdpdrv") && page_regime_entry(e, NULL, 0) ? " (regimes differ)" : "");
 }
 
 int matrix_write_table(json_t *const *m, int n, FILE *out)
@@ -78,7 +84,7 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 
 			for (s = 0; s < nseen && strcmp(seen[s], spec); s++)
 				;
-			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, exps[0])))
+			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, exps[0], NULL)))
 				continue;
 			snprintf(seen[nseen++], sizeof(seen[0]), "%s", spec);
 			snprintf(rel, sizeof(rel), "%s", json_str_of(udp, "guest_kernel", ""));
@@ -87,7 +93,8 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 				rel[strlen(rel) - 6] = '\0';
 			fprintf(out, "| %s |", rel);
 			for (int x = 0; x < MATRIX_NEXP; x++) {
-				const json_t *e = cell(m, n, spec, exps[x]);
+				const json_t *e = cell(m, n, spec, exps[x],
+						      json_str_of(udp, "guest_kernel", ""));
 
 				if (matrix_exps[x].modes_more)
 					continue;

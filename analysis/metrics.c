@@ -116,6 +116,12 @@ const struct metric metrics[] = {
 	  "string_iterations_per_pkt (rep iterations beyond the first)", "what the two "
 	  "conventions differ by: bytes cleared, copied or compared by rep string "
 	  "instructions", METRIC_CSV | METRIC_INSNS },
+	{ "pages_cleared_per_pkt", "pages/pkt", "timing", "the plugin's per-function counts: "
+	  "the string iterations of clear_page_erms (a byte each) and clear_page_rep (8 "
+	  "bytes) over 4,096", NEUTRAL, METRIC_FMT_3DP, NULL, "pages the kernel cleared per "
+	  "packet in the window (under init_on_alloc, each page the buddy allocator hands "
+	  "out): the regime of the every-iteration counts, none below 0.1, every packet from "
+	  "0.9 (the summary's page_regime per arm)", METRIC_INSNS },
 	{ "insn_window", "instructions", "timing", "the plugin's window", NEUTRAL,
 	  METRIC_FMT_COUNT, NULL, "instructions between the markers, every iteration",
 	  METRIC_CSV | METRIC_INSNS },

@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "stats.h"
 #include "summary_facts.h"
+#include "page_regime.h"
 #include "summary_modes.h"
 #include "window_delta.h"
 
@@ -337,6 +338,7 @@ json_t *summary_compute(const json_t *run)
 	load_counts(run, s);
 	sender_skbs_apart(run, arr);
 	conservation(s, arr, json_is_true(json_object_get(run, "sender_skb_apart")));
+	page_regime_summarize(arr, run); /* the every-iteration count's regime per arm */
 	json_object_set_new(s, "baseline", base ? json_string(base) : json_null());
 	json_object_set_new(s, "modes", arr);
 	json_object_set_new(s, "deltas", deltas);

@@ -12,6 +12,7 @@
 
 #include "json_read.h"
 #include "metrics.h"
+#include "page_regime.h"
 #include "skb_counters.h"
 #include "summary_facts.h"
 #include "summary_flame.h"
@@ -397,6 +398,8 @@ static void render_table(const struct render_ctx *rc)
 		else if (x->flags & METRIC_INSNS) {
 			if (x->label && summary_has_insns(run))
 				summary_row(out, modes, x->label, x->name, x->format);
+			if (!strcmp(x->name, "string_iterations_per_pkt")) /* what they are */
+				page_regime_row(out, modes);
 		} else if (!x->label || ((x->flags & METRIC_RATE) && !json_object_get(run, "max_rate")))
 			continue;
 		else if (x->format == METRIC_FMT_OBSERVER)

@@ -9,6 +9,7 @@
 
 #include "json_read.h"
 #include "metrics.h"
+#include "page_regime.h"
 #include "skb_counters.h"
 #include "summary_facts.h"
 #include "summary_words.h"
@@ -179,8 +180,18 @@ static void note_conservation(FILE *out, const json_t *s)
 		json_str_of(c, "note", ""));
 }
 
+/* The every-iteration count's regimes, when the arms or one arm's windows differ. */
+static void note_page_regime(FILE *out, const json_t *modes)
+{
+	char buf[2048];
+
+	if (page_regime_sentence(modes, buf, sizeof(buf)))
+		fprintf(out, "\n%s\n", buf);
+}
+
 void summary_notes_render(const struct render_ctx *rc)
 {
+	note_page_regime(rc->out, rc->modes);
 	note_loss(rc->out, rc->modes, rc->set);
 	note_rates(rc->out, rc->modes, rc->run);
 	note_conservation(rc->out, rc->s);

@@ -251,6 +251,29 @@ void insn_funcs_free(struct insn_funcs *fs)
 	memset(fs, 0, sizeof(*fs));
 }
 
+unsigned int insn_clear_page_bytes(const char *name)
+{
+	if (!strcmp(name, "clear_page_erms"))
+		return 1;
+	if (!strcmp(name, "clear_page_rep"))
+		return 8;
+	return 0;
+}
+
+double insn_funcs_pages_cleared(const struct insn_funcs *fs)
+{
+	double pages = 0;
+
+	for (size_t i = 0; fs && i < fs->cap; i++) {
+		const struct insn_func *f = &fs->f[i];
+		unsigned int b = f->name[0] ? insn_clear_page_bytes(f->name) : 0;
+
+		if (b && f->insns > f->retired)
+			pages += (double)(f->insns - f->retired) * b / 4096.0;
+	}
+	return pages;
+}
+
 int insn_func_background(const struct insn_func *f)
 {
 	/* idle, the timer interrupt and tick, RCU's and the scheduler's periodic work:

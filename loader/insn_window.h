@@ -134,6 +134,21 @@ struct insn_check {
 int insn_selfcheck(const char *path, uint64_t loop_iters, uint64_t bytes,
 		   struct insn_check c[2], char *why, size_t len);
 
+/*
+ * insn_clear_page_bytes - the bytes one string iteration stores in the kernel function
+ * named @name when it is one of x86's page-clearing functions (clear_page_erms: rep
+ * stosb, 1; clear_page_rep: rep stosq, 8), else 0 (clear_page_orig has no rep string
+ * instruction: not counted). With init_on_alloc (Debian's default) each page the buddy
+ * allocator hands out is cleared so: per-packet page clearing, the regime that moves
+ * the every-iteration count (docs/engines.md).
+ */
+unsigned int insn_clear_page_bytes(const char *name);
+
+/* insn_funcs_pages_cleared - the pages (4,096 bytes each) the clear_page functions of
+ * @fs cleared: their string iterations (insns - retired) times insn_clear_page_bytes,
+ * over 4,096. 0 when @fs is NULL or none ran. */
+double insn_funcs_pages_cleared(const struct insn_funcs *fs);
+
 /* insn_func_background - is @f the guest's background (idle, timer interrupts and
  * ticks, RCU, the scheduler's tick work) rather than a packet's path? By its name, a
  * documented list (docs/engines.md): 1 yes, 0 no. */

@@ -57,6 +57,8 @@ int trial_insns_collect(const struct trial_env *env, const struct insn_clock *c,
 	r->insn_idle_ns = w.halts && c->tsc > w.insns ? c->tsc - w.insns : 0;
 	if (r->insn_funcs)
 		r->insn_funcs->pkts = (double)r->pkts_at_dut;
+	r->pages_cleared_per_pkt = r->insn_funcs && r->pkts_at_dut
+		? insn_funcs_pages_cleared(r->insn_funcs) / (double)r->pkts_at_dut : NAN;
 	if (r->pkts_at_dut) {
 		r->retired_instructions_per_pkt = (double)w.retired / (double)r->pkts_at_dut;
 		r->string_iterations_per_pkt = (double)w.iterations / (double)r->pkts_at_dut;
@@ -94,6 +96,8 @@ void trial_insns_from_dut(struct dut_insns *di, struct trial_result *r)
 	di->funcs = NULL;
 	if (r->insn_funcs)
 		r->insn_funcs->pkts = (double)r->pkts_at_dut;
+	r->pages_cleared_per_pkt = r->insn_funcs && r->pkts_at_dut
+		? insn_funcs_pages_cleared(r->insn_funcs) / (double)r->pkts_at_dut : NAN;
 	if (r->pkts_at_dut) {
 		r->retired_instructions_per_pkt = (double)w->retired / (double)r->pkts_at_dut;
 		r->string_iterations_per_pkt = (double)w->iterations / (double)r->pkts_at_dut;

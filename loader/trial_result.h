@@ -172,6 +172,8 @@ struct trial_result {
 	double insn_clock_gap;    /* (insn_window - insn_clock) / insn_window */
 	double retired_instructions_per_pkt, string_iterations_per_pkt,
 	       window_instructions_per_pkt; /* over pkts_at_dut */
+	double pages_cleared_per_pkt; /* the window's clear_page work over pkts_at_dut
+				       * (insn_funcs_pages_cleared), NaN without insn_funcs */
 	struct insn_funcs *insn_funcs; /* per function (env->insn_functions), the caller's
 					* to release: trial_result_release */
 	char invalid_reason[256]; /* !valid: why, in words */

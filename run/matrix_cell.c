@@ -16,6 +16,7 @@
 #include "json_read.h"
 #include "matrix.h"
 #include "matrix_experiments.h"
+#include "matrix_merge_rules.h"
 #include "report.h"
 #include "run_json.h" /* machine_cpu_model */
 #include "run_lock.h"
@@ -408,8 +409,7 @@ static const char *key_differs(const json_t *a, const json_t *b)
 	return NULL;
 }
 
-/* A cell's results, for telling a duplicate's apart: its run's per-mode summary and
- * deltas (NULL: it has none). A new reference. */
+/* A cell's matrix_judged_figures, for telling a duplicate's apart (NULL: none). A new reference. */
 static json_t *cell_results(const char *dir, const json_t *cell)
 {
 	char path[PATH_MAX * 2], err[256];
@@ -420,7 +420,7 @@ static json_t *cell_results(const char *dir, const json_t *cell)
 	snprintf(path, sizeof(path), "%s/%s", dir, json_str_of(cell, "run_dir", ""));
 	if (report_load(path, &run, err, sizeof(err)))
 		return NULL;
-	r = json_deep_copy(json_object_get(run, "summary"));
+	r = matrix_judged_figures(run);
 	json_decref(run);
 	return r;
 }
@@ -433,9 +433,31 @@ static void val_text(const json_t *v, char *buf, size_t len)
 	free(s);
 }
 
+/* Every cell.json of m->merge into @given, each kernel named by its full version where
+ * builds differ (matrix_split_builds). Returns 0, or 2 (said). */
+static int merge_load(const struct matrix *m, json_t **given)
+{
+	if (m->nmerge > MERGE_MAX * 2) {
+		fprintf(stderr, "xdptc matrix: --merge: more than %d cell directories\n", MERGE_MAX * 2);
+		return 2;
+	}
+	for (int i = 0; i < m->nmerge; i++) {
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/cell.json", m->merge[i]);
+		given[i] = json_load_file(path, 0, NULL);
+		if (!given[i] || strcmp(json_str_of(given[i], "schema", ""), MATRIX_CELL_SCHEMA)) {
+			fprintf(stderr, "xdptc matrix: --merge: %s is no cell directory (no %s cell.json)\n",
+				m->merge[i], MATRIX_CELL_SCHEMA);
+			return 2;
+		}
+	}
+	return matrix_split_builds(given, m->nmerge);
+}
+
 int matrix_merge(struct matrix *m)
 {
-	static json_t *cell[MERGE_MAX];
+	static json_t *cell[MERGE_MAX], *given[MERGE_MAX * 2];
 	static char *rel[MERGE_MAX];
 	const char *src[MERGE_MAX];
 	char stamp[32], sub[PATH_MAX + 16];
@@ -444,18 +466,12 @@ int matrix_merge(struct matrix *m)
 	struct tm tm;
 	json_t *j, *ks;
 
+	if (merge_load(m, given))
+		return 2;
 	for (int i = 0; i < m->nmerge; i++) {
-		char path[PATH_MAX + 16];
-		json_t *c;
+		json_t *c = given[i];
 		int dup = -1;
 
-		snprintf(path, sizeof(path), "%s/cell.json", m->merge[i]);
-		c = json_load_file(path, 0, NULL);
-		if (!c || strcmp(json_str_of(c, "schema", ""), MATRIX_CELL_SCHEMA)) {
-			fprintf(stderr, "xdptc matrix: --merge: %s is no cell directory (no %s cell.json)\n",
-				m->merge[i], MATRIX_CELL_SCHEMA);
-			return 2;
-		}
 		if (n) {
 			static const char *const same[] = { "xdptc", "qemu" };
 			static const char *const what[] = { "xdptc versions", "qemu versions" };
@@ -539,7 +555,8 @@ int matrix_merge(struct matrix *m)
 		if (boot > 1)
 			snprintf(rel[i] + strlen(rel[i]), 256 - strlen(rel[i]), "-boot%lld", boot);
 		snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s/%s'", src[i], m->dir, rel[i]);
-		if (system(cmd)) {
+		if (system(cmd) || (snprintf(cmd, sizeof(cmd), "%s/%s/cell.json", m->dir, rel[i]),
+				    json_dump_file(cell[i], cmd, JSON_INDENT(2)))) { /* as named here */
 			fprintf(stderr, "xdptc matrix: --merge: cannot copy %s\n", src[i]);
 			return 1;
 		}

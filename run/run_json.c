@@ -273,6 +273,7 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 		SETR("retired_instructions_per_pkt", r->retired_instructions_per_pkt);
 		SETR("window_instructions_per_pkt", r->window_instructions_per_pkt);
 		SETR("string_iterations_per_pkt", r->string_iterations_per_pkt);
+		SETR("pages_cleared_per_pkt", r->pages_cleared_per_pkt);
 	}
 	if (r->have_bpf_stats) {
 		SETI("bpf_run_time_ns", r->bpf_run_time_ns);

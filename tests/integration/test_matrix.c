@@ -18,8 +18,8 @@
  * - matrix.md names both kernels; nothing of the guests is left.
  * Then the same two cells as separate jobs (issue 28): `xdptc matrix --list` names them,
  * GNU parallel runs two `xdptc matrix --cell` processes side by side, `--merge` builds a
- * matrix.json with both, whose xdpdrv-vs-tc deltas equal the one-machine matrix's within
- * the icount engine's A/A noise; the merge refuses mixed qemu versions, mixed settings and
+ * matrix.json with both, whose xdpdrv-vs-tc deltas (retired instructions) equal the
+ * one-machine matrix's within the icount engine's A/A noise; the merge refuses mixed qemu versions, mixed settings and
  * a cell given twice with different results (exit 2, one sentence each).
  * Needs root, qemu and Debian's archive. Run from the repository root.
  */
@@ -196,13 +196,15 @@ static void test_matrix_one_kernel_and_one_that_cannot_be_fetched(void **state)
 			fail_msg("6.1 %s: %s", exps[x], json_string_value(json_object_get(e, "reason")));
 		tc = mode_of(e, "tc");
 		xdp = mode_of(e, "xdpdrv");
-		printf("# 6.1 %-13s tc %.0f, xdpdrv %.0f instructions/pkt; stack/pkt %.2f, %.2f; "
-		       "built/pkt %.2f, %.2f\n", exps[x], num(tc, "guest_instructions_per_pkt"),
+		printf("# 6.1 %-13s tc %.0f, xdpdrv %.0f retired instructions/pkt (%.0f, %.0f every "
+		       "iteration); stack/pkt %.2f, %.2f; built/pkt %.2f, %.2f\n", exps[x],
+		       num(tc, "retired_instructions_per_pkt"), num(xdp, "retired_instructions_per_pkt"),
+		       num(tc, "guest_instructions_per_pkt"),
 		       num(xdp, "guest_instructions_per_pkt"), num(tc, "stack_entries_per_pkt"),
 		       num(xdp, "stack_entries_per_pkt"), num(tc, "skbs_built_per_pkt"),
 		       num(xdp, "skbs_built_per_pkt"));
-		assert_true(num(tc, "guest_instructions_per_pkt") > 100);
-		assert_true(num(xdp, "guest_instructions_per_pkt") > 100);
+		assert_true(num(tc, "retired_instructions_per_pkt") > 100);
+		assert_true(num(xdp, "retired_instructions_per_pkt") > 100);
 		assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
 		assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
 		check_profiles(e, dir, md);
@@ -219,7 +221,10 @@ static void test_matrix_one_kernel_and_one_that_cannot_be_fetched(void **state)
 	snprintf(one_machine_tmp, sizeof(one_machine_tmp), "%s", tmpl);
 }
 
-/* xdpdrv's delta against tc (the plugin's retired count) in @kernel's @exp of @m. */
+/* xdpdrv's delta against tc in @kernel's @exp of @m: the plugin's retired count (a rep
+ * string instruction once), which repeats; the every-iteration count moves with the
+ * per-packet page clearing (6.1 veth-xdp-live: -52.9% in one run, -87.5% in another,
+ * issue 36). */
 static double xdpdrv_delta(json_t *m, const char *kernel, const char *exp)
 {
 	json_t *e = entry(m, kernel, exp), *d;
@@ -227,7 +232,7 @@ static double xdpdrv_delta(json_t *m, const char *kernel, const char *exp)
 
 	json_array_foreach(json_object_get(e, "deltas"), i, d)
 		if (!strcmp(json_string_value(json_object_get(d, "b")), "xdpdrv") &&
-		    !strcmp(json_string_value(json_object_get(d, "metric")), "guest_instructions_per_pkt"))
+		    !strcmp(json_string_value(json_object_get(d, "metric")), "retired_instructions_per_pkt"))
 			return num(d, "rel_delta");
 	fail_msg("%s %s: no xdpdrv delta", kernel, exp);
 	return NAN;
@@ -302,7 +307,7 @@ static void test_cells_run_apart_and_merge(void **state)
 		/* the icount engine's A/A noise between boots: a few hundredths of a point
 		 * (docs/matrix.md, "Between boots"); 0.5 point is far above it and far below
 		 * the effects (+18%, -70%) */
-		printf("# 6.1 %s: xdpdrv vs tc %+.3f%% one machine, %+.3f%% merged cells\n",
+		printf("# 6.1 %s: xdpdrv vs tc, retired, %+.3f%% one machine, %+.3f%% merged cells\n",
 		       exps[x], 100 * a, 100 * b);
 		assert_true(fabs(a - b) < 0.005);
 		assert_string_equal(json_string_value(json_object_get(entry(merged, "6.1", exps[x]),
@@ -332,7 +337,8 @@ static void test_cells_run_apart_and_merge(void **state)
 	assert_int_equal(xdptc_err(cmd, out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "with the same results: taken once"));
 	snprintf(cmd, sizeof(cmd), "f=$(ls -d %s/d/*/)run.json && python3 -c \"import json,sys; "
-		 "p=sys.argv[1]; r=json.load(open(p)); d=r['summary']['deltas'][0]; "
+		 "p=sys.argv[1]; r=json.load(open(p)); d=[x for x in r['summary']['deltas'] if "
+		 "x['metric']=='retired_instructions_per_pkt'][0]; "
 		 "d['rel_delta']+=0.01; json.dump(r,open(p,'w'))\" $f", tmpl);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "matrix --merge --out %s/no %s/cell-1 %s/d", tmpl, tmpl, tmpl);

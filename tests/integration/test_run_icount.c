@@ -162,26 +162,27 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	xdp = mode_summary(run, "xdpdrv");
 	assert_non_null(tc);
 	assert_non_null(xdp);
-	med = num(tc, "guest_instructions_per_pkt");
+	med = num(tc, "retired_instructions_per_pkt"); /* the figure that repeats (issue 36) */
 	assert_true(med > 0);
 	assert_null(json_object_get(tc, "cpu_ns_per_pkt"));
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
 		const char *mode = json_string_value(json_object_get(t, "mode"));
-		double v = num(t, "guest_instructions_per_pkt");
+		double v = num(t, "retired_instructions_per_pkt");
 
 		assert_null(json_object_get(t, "cpu_ns_per_pkt"));
 		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing") ||
 		    strcmp(mode, "tc"))
 			continue;
-		printf("# tc timing trial: %.1f instructions/pkt (median %.1f, %+.3f%%)\n", v, med,
+		printf("# tc timing trial: %.1f retired instructions/pkt (median %.1f, %+.3f%%)\n", v, med,
 		       100 * (v / med - 1));
 		assert_true(fabs(v / med - 1) <= 0.01);
 		n++;
 	}
 	assert_int_equal(n, 3);
 	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d) {
-		if (!json_is_true(json_object_get(d, "aa")))
-			continue;
+		if (!json_is_true(json_object_get(d, "aa")) || strcmp(json_string_value(
+			json_object_get(d, "metric")), "retired_instructions_per_pkt"))
+			continue; /* retired: the every-iteration count follows page clearing */
 		/* 3 pairs give no 95% interval (fewer than 6): the pairs themselves must agree
 		 * within 1%, and nothing is called real */
 		printf("# A/A tc vs tc: %+.4f%%, pairs %+.4f%% .. %+.4f%% (%s)\n",
