@@ -530,8 +530,8 @@ static int write_md(const json_t *matrix, FILE *out)
 		}
 		fprintf(out, "\n## %s\n\n| kernel (guest release) | tc instructions/pkt | xdpdrv "
 			     "instructions/pkt | xdpdrv vs tc | xdpgeneric vs tc | tcx vs tc | "
-			     "skbs built/pkt (tc / xdpdrv) | stack entries/pkt | skbs freed/pkt | "
-			     "BPF instructions/run |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
+			     "skbs built/pkt (tc / xdpdrv) | stack entries/pkt | skbs freed/pkt | BPF-stats "
+			     "ns/run (its clock reads included) |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
 		json_array_foreach(json_object_get(matrix, "entries"), j, f)
 			if (!strcmp(json_str_of(f, "experiment", ""), exp))
 				md_row(out, f);
