@@ -39,60 +39,6 @@ static void fmt_ratio(char *buf, size_t len, double a, double b)
 		snprintf(buf, len, "%+.1f%%", 100 * (b / a - 1));
 }
 
-/* The retired instructions per packet of profile @p's rows whose name begins with
- * @prefix and ends with @suffix (NULL: equals @prefix), "%.1f" into @buf; "n/a" when no
- * row matches. */
-static const char *rows_of(char *buf, size_t len, const json_t *p, const char *prefix,
-			   const char *suffix)
-{
-	const json_t *f;
-	double sum = 0;
-	bool any = false;
-	size_t i;
-
-	json_array_foreach(json_object_get(p, "functions"), i, f) {
-		const char *n = json_str_of(f, "name", "");
-		size_t ln = strlen(n), ls = suffix ? strlen(suffix) : 0;
-
-		if (suffix ? strncmp(n, prefix, strlen(prefix)) || ln < ls ||
-				     strcmp(n + ln - ls, suffix)
-			   : strcmp(n, prefix))
-			continue;
-		sum += json_num_of(f, "retired_per_pkt");
-		any = true;
-	}
-	if (any)
-		snprintf(buf, len, "%.1f", sum);
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
-}
-
-static void md_table_row(FILE *out, const json_t *e)
-{
-	const json_t *tc = matrix_by_mode(json_object_get(e, "modes"), "tc"),
-		     *x = matrix_by_mode(json_object_get(e, "modes"), "xdpdrv");
-	const json_t *ips = json_object_get(e, "insn_profiles");
-	const json_t *ptc = matrix_by_mode(ips, "tc"), *px = matrix_by_mode(ips, "xdpdrv");
-	char dx[96], dg[96], dt[96], every[32], prog[4][24];
-
-	matrix_fmt_delta(dx, sizeof(dx), matrix_entry_delta(e, "xdpdrv", RETIRED));
-	matrix_fmt_delta(dg, sizeof(dg), matrix_entry_delta(e, "xdpgeneric", RETIRED));
-	matrix_fmt_delta(dt, sizeof(dt), matrix_entry_delta(e, "tcx", RETIRED));
-	fmt_ratio(every, sizeof(every), json_num_of(tc, "window_instructions_per_pkt"),
-		  json_num_of(x, "window_instructions_per_pkt"));
-	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s | %.1f / %.1f "
-		     "| %s / %s | %s / %s |\n",
-		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, RETIRED), json_num_of(x, RETIRED), dx,
-		dg, dt, json_num_of(tc, "window_instructions_per_pkt"),
-		json_num_of(x, "window_instructions_per_pkt"), every, json_num_of(tc, "string_iterations_per_pkt"),
-		json_num_of(x, "string_iterations_per_pkt"),
-		rows_of(prog[0], 24, ptc, "bpf_prog_", "_tc_drop"),
-		rows_of(prog[1], 24, px, "bpf_prog_", "_xdp_drop"),
-		rows_of(prog[2], 24, ptc, "bpf_dispatcher_xdp", NULL),
-		rows_of(prog[3], 24, px, "bpf_dispatcher_xdp", NULL));
-}
-
 /* One mode's figure of a function: exact, or not among the rows its run.json kept
  * (then at most @bound, the smallest every-iteration figure kept: rows are kept in
  * that order, and a function's retired figure is never above its every-iteration one). */
@@ -131,6 +77,96 @@ static struct fval func_of(const json_t *p, const char *name)
 	if (!v.kept && isinf(v.bound)) /* no row kept: at most the mode's total */
 		v.bound = json_num_of(p, "insns_per_pkt");
 	return v;
+}
+
+/* The retired instructions per packet of profile @p's rows whose name begins with
+ * @prefix and ends with @suffix (NULL: equals @prefix), "%.1f" into @buf; when no row
+ * matches, "≤ B" (B: the smallest row kept) or, in a profile that cut nothing, 0.0;
+ * "n/a" without a profile. */
+static const char *rows_of(char *buf, size_t len, const json_t *p, const char *prefix,
+			   const char *suffix)
+{
+	const json_t *f;
+	double sum = 0;
+	bool any = false;
+	size_t i;
+
+	json_array_foreach(json_object_get(p, "functions"), i, f) {
+		const char *n = json_str_of(f, "name", "");
+		size_t ln = strlen(n), ls = suffix ? strlen(suffix) : 0;
+
+		if (suffix ? strncmp(n, prefix, strlen(prefix)) || ln < ls ||
+				     strcmp(n + ln - ls, suffix)
+			   : strcmp(n, prefix))
+			continue;
+		sum += json_num_of(f, "retired_per_pkt");
+		any = true;
+	}
+	if (any)
+		snprintf(buf, len, "%.1f", sum);
+	else if (!p)
+		snprintf(buf, len, "n/a");
+	else {
+		struct fval v = func_of(p, ""); /* a name no row has */
+
+		if (v.kept) /* every function listed */
+			snprintf(buf, len, "0.0");
+		else /* the largest rows are kept: at most the smallest of them */
+			snprintf(buf, len, "≤ %.1f", v.bound);
+	}
+	return buf;
+}
+
+static void md_table_row(FILE *out, const json_t *e)
+{
+	const json_t *tc = matrix_by_mode(json_object_get(e, "modes"), "tc"),
+		     *x = matrix_by_mode(json_object_get(e, "modes"), "xdpdrv");
+	const json_t *ips = json_object_get(e, "insn_profiles");
+	const json_t *ptc = matrix_by_mode(ips, "tc"), *px = matrix_by_mode(ips, "xdpdrv");
+	char dx[96], dg[96], dt[96], every[32], prog[4][24];
+
+	matrix_fmt_delta(dx, sizeof(dx), matrix_entry_delta(e, "xdpdrv", RETIRED));
+	matrix_fmt_delta(dg, sizeof(dg), matrix_entry_delta(e, "xdpgeneric", RETIRED));
+	matrix_fmt_delta(dt, sizeof(dt), matrix_entry_delta(e, "tcx", RETIRED));
+	fmt_ratio(every, sizeof(every), json_num_of(tc, "window_instructions_per_pkt"),
+		  json_num_of(x, "window_instructions_per_pkt"));
+	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %.1f | %.1f | %s | %.1f / %.1f "
+		     "| %s / %s | %s / %s |\n",
+		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, RETIRED), json_num_of(x, RETIRED), dx,
+		dg, dt, json_num_of(tc, "window_instructions_per_pkt"),
+		json_num_of(x, "window_instructions_per_pkt"), every, json_num_of(tc, "string_iterations_per_pkt"),
+		json_num_of(x, "string_iterations_per_pkt"),
+		rows_of(prog[0], 24, ptc, "bpf_prog_", "_tc_drop"),
+		rows_of(prog[1], 24, px, "bpf_prog_", "_xdp_drop"),
+		rows_of(prog[2], 24, ptc, "bpf_dispatcher_xdp", NULL),
+		rows_of(prog[3], 24, px, "bpf_dispatcher_xdp", NULL));
+}
+
+/* Entry @e's modes beyond the table's columns (the container's netkit), one line each:
+ * retired per packet, the delta against tc, the drop program's own rows. */
+static void md_more_modes(FILE *out, const json_t *e)
+{
+	static const char *const cols[] = { "tc", "xdpdrv", "xdpgeneric", "tcx" };
+	const json_t *m, *ips = json_object_get(e, "insn_profiles");
+	size_t i;
+
+	json_array_foreach(json_object_get(e, "modes"), i, m) {
+		const char *name = json_str_of(m, "mode", "");
+		char d[96], prog[24], suffix[48];
+		bool col = false;
+
+		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+			col = col || !strcmp(name, cols[k]);
+		if (col || !*name)
+			continue;
+		matrix_fmt_delta(d, sizeof(d), matrix_entry_delta(e, name, RETIRED));
+		snprintf(suffix, sizeof(suffix), "_%s_drop", name);
+		fprintf(out, "\n%s (%s), %s: %.1f retired instructions per packet, %s vs tc, "
+			     "retired %s; its drop program's own rows %s retired per packet.\n",
+			json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), name,
+			json_num_of(m, RETIRED), name, d,
+			rows_of(prog, sizeof(prog), matrix_by_mode(ips, name), "bpf_prog_", suffix));
+	}
 }
 
 struct fdiff {
@@ -333,6 +369,10 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 			if (!strcmp(json_str_of(f, "experiment", ""), exp) &&
 			    json_array_size(json_object_get(f, "insn_profiles")))
 				md_table_row(out, f);
+		json_array_foreach(json_object_get(matrix, "entries"), j, f)
+			if (!strcmp(json_str_of(f, "experiment", ""), exp) &&
+			    json_array_size(json_object_get(f, "insn_profiles")))
+				md_more_modes(out, f);
 	}
 	fprintf(out, "\n## Where the instructions go, exactly\n\nPer kernel and experiment, "
 		     "for each mode against tc: the functions whose retired instructions per "
