@@ -344,7 +344,12 @@ void matrix_md_insns(const json_t *matrix, FILE *out, int rows)
 		     "of a rep string instruction one, as the icount clock counts). The string "
 		     "iterations are the difference: the further iterations of `rep` string "
 		     "instructions (a byte each for `stosb` and `movsb`, 8 for `stosq` and "
-		     "`movsq`).\n");
+		     "`movsq`). The drop program's column is its own JIT-ed rows "
+		     "(`bpf_prog_<tag>_tc_drop`, `bpf_prog_<tag>_xdp_drop`), exact, the program "
+		     "running once per packet at the DUT; `bpf_dispatcher_xdp` is XDP's way in "
+		     "(with the XDP-live sender also its own XDP program's). The BPF-stats "
+		     "column above is the statistics pass's run time per run, with the "
+		     "statistics' own clock reads in it.\n");
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
 		const char *exp = json_str_of(e, "experiment", "");
 		const json_t *f;
