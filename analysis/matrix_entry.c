@@ -3,6 +3,7 @@
 #include "matrix_entry.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,4 +60,23 @@ void matrix_fmt_delta(char *buf, size_t len, const json_t *d)
 		snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]", pr, 100 * json_num_of(d, "rel_delta"),
 			 pr, 100 * lo, pr, 100 * hi);
 	}
+}
+
+const char *matrix_same_sign(const json_t *a, const json_t *b, const char *a_name,
+			     const char *b_name)
+{
+	static char buf[96];
+	bool ra, rb;
+
+	if (!a || !b)
+		return "n/a";
+	ra = json_is_true(json_object_get(a, "real"));
+	rb = json_is_true(json_object_get(b, "real"));
+	if (ra && rb)
+		return (json_num_of(a, "rel_delta") > 0) == (json_num_of(b, "rel_delta") > 0)
+			       ? "yes"
+			       : "**no**";
+	snprintf(buf, sizeof(buf), "n.s. (%s%s%s: its interval includes 0)", ra ? "" : a_name,
+		 !ra && !rb ? " and " : "", rb ? "" : b_name);
+	return buf;
 }

@@ -27,4 +27,10 @@ const char *matrix_entry_metric(const json_t *entry);
  * "n/a" when @d is NULL. */
 void matrix_fmt_delta(char *buf, size_t len, const json_t *d);
 
+/* matrix_same_sign - do deltas @a and @b agree in sign? "yes" or "**no**" only when both
+ * intervals exclude zero ("real"); else "n.s. (WHICH)", naming the one(s) whose interval
+ * includes zero; "n/a" when either is missing. A static string. */
+const char *matrix_same_sign(const json_t *a, const json_t *b, const char *a_name,
+			     const char *b_name);
+
 #endif

@@ -9,6 +9,7 @@
 #define XDPTC_MATRIX_EXPERIMENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct matrix_exp {
 	const char *name;     /* the run's directory (KERNEL-NAME), matrix.json's
@@ -34,5 +35,11 @@ extern const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST];
 /* matrix_exp_more_modes - does the experiment named @name measure modes beside the
  * matrix's (modes_more: the container experiment's netkit)? */
 bool matrix_exp_more_modes(const char *name);
+
+/* matrix_exp_words - the icount experiments (the first MATRIX_NEXP) into @buf (@len
+ * bytes): with @titles "NAME (TITLE[, NEEDS from MAJOR.MINOR, also measuring MODES])"
+ * each, joined by ", " and " and " before the last; else the names joined by ", ".
+ * Returns @buf. */
+char *matrix_exp_words(char *buf, size_t len, bool titles);
 
 #endif

@@ -178,8 +178,9 @@ const struct metric metrics[] = {
 	{ "skbs_freed_per_pkt", "skbs/pkt", "count", "skbs_freed over pkts_at_dut", LOWER,
 	  METRIC_FMT_3DP, "skbs_freed per pkt", "skbs freed per packet", METRIC_MEDIAN |
 	  METRIC_COUNTER | METRIC_SWEEP | METRIC_PLOT, .counter = "skbs_freed" },
-	{ "skbs_built", "skbs", "count", "__alloc_skb, __build_skb, __napi_build_skb, "
-	  "slab_build_skb and build_skb_around (kprobe or fentry); no tracepoint marks it", NEUTRAL,
+	{ "skbs_built", "skbs", "count", "__alloc_skb, __build_skb, __napi_build_skb "
+	  "(napi_build_skb where that is inlined, as on 7.2), slab_build_skb and "
+	  "build_skb_around (kprobe or fentry); no tracepoint marks it", NEUTRAL,
 	  METRIC_FMT_COUNT, "skbs_built", "skbs built", METRIC_CSV | METRIC_MEDIAN |
 	  METRIC_COUNTER, .counter = "skbs_built" },
 	{ "skbs_built_per_pkt", "skbs/pkt", "count", "skbs_built over pkts_at_dut", LOWER,

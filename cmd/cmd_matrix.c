@@ -30,6 +30,7 @@
 #include "matrix.h"
 #include "matrix_boots.h"
 #include "matrix_cell.h"
+#include "matrix_experiments.h"
 #include "matrix_flame.h"
 #include "matrix_run.h"
 #include "matrix_table.h"
@@ -146,13 +147,14 @@ static int matrix_table(const char *dirs, bool boots)
 enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS,
        OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS, OPT_PROFILE };
 
-static const struct cli_opt matrix_opts[] = {
+static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words */
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
 	  "prefix (6.1, 6.18, 7.3: the newest patch level in bookworm, trixie, their "
 	  "backports or sid) or a full package version", "one per series available, newest "
 	  "patch level", "KERNELS" },
 	{ "modes", 'm', "LIST", "modes measured on every kernel (tcx is left out, and said so "
-	  "before measuring, on kernels older than 6.6)", "tc,tcx,xdpgeneric,xdpdrv", "MODES" },
+	  "before measuring, on kernels older than 6.6; the experiments that measure more "
+	  "add theirs: EXPERIMENTS)", "tc,tcx,xdpgeneric,xdpdrv", "MODES" },
 	{ "packets", 'n', "N", "packets per measured window (k/M suffixes; instruction counts "
 	  "vary little from window to window, so a small window suffices)", "10k", "PACKETS" },
 	{ "reps", 'r', "N", "repetitions of the timing pass per run (6 or more give each delta "
@@ -172,8 +174,8 @@ static const struct cli_opt matrix_opts[] = {
 	  .flags = CLI_MAKE_CMDLINE },
 	{ "profile-packets", OPT_PROFILE, "N", "packets in each run's profile pass (its "
 	  "sampled call paths; the exact counts are the plugin's)", "20k" },
-	{ "experiments", OPT_EXPS, "LIST", "the experiments measured (a comma list of veth-udp, "
-	  "veth-xdp-live, virtio, container)", "every one" },
+	{ "experiments", OPT_EXPS, "LIST", "the experiments measured (a comma list of "
+	  "EXPERIMENTS)", "every one" },
 	{ "list", OPT_LIST, NULL, "measure nothing: print the matrix's cells, one "
 	  "KERNEL:EXPERIMENT per line (each kernel's experiments that it does not leave out), "
 	  "for a job engine to fan out (docs/matrix.md, \"Across machines\")" },
@@ -268,9 +270,13 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 				for (int x = 0; x < MATRIX_NEXP; x++)
 					ok |= strlen(matrix_exps[x].name) == n &&
 					      !strncmp(matrix_exps[x].name, s, n);
-				if (!ok || !n)
-					return bad_value("--experiments", optarg, "a comma list of "
-							 "veth-udp, veth-xdp-live, virtio, container");
+				if (!ok || !n) {
+					char w[256], want[300];
+
+					snprintf(want, sizeof(want), "a comma list of %s",
+						 matrix_exp_words(w, sizeof(w), false));
+					return bad_value("--experiments", optarg, want);
+				}
 				s += n + (s[n] == ',');
 			}
 			m->experiments = optarg;
@@ -373,14 +379,26 @@ int cmd_matrix(int argc, char **argv)
 	return e >= 0 ? e : matrix_run(&m);
 }
 
-const struct cli_command cli_cmd_matrix = {
-	.name = "matrix",
-	.fn = cmd_matrix,
-	.brief = "XDP against TC on a list of Debian guest kernels (icount engine)",
-	.about = "Fetch each guest kernel (Debian's package, through a private apt "
+static char matrix_about[2048];
+
+/* The words that name the experiments (--help, the manual, README's tables), from their
+ * table (analysis/matrix_experiments.c), before anything reads the option table. */
+__attribute__((constructor)) static void matrix_words(void)
+{
+	static char exps[160], exp_help[256], modes_help[512];
+	char titled[640], more[160] = "";
+
+	matrix_exp_words(exps, sizeof(exps), false);
+	matrix_exp_words(titled, sizeof(titled), true);
+	for (int x = 0; x < MATRIX_NEXP; x++)
+		if (matrix_exps[x].modes_more)
+			snprintf(more + strlen(more), sizeof(more) - strlen(more), "%s%s adds %s",
+				 *more ? ", " : "", matrix_exps[x].name,
+				 matrix_exps[x].modes_more + (*matrix_exps[x].modes_more == ','));
+	snprintf(matrix_about, sizeof(matrix_about),
+		 "Fetch each guest kernel (Debian's package, through a private apt "
 		 "configuration in the cache: the host's apt sources are never changed, nothing "
-		 "is installed) and run the icount engine's comparison on it: the veth "
-		 "experiment with the udp and the xdp-live senders, and the virtio experiment. "
+		 "is installed) and run the icount engine's experiments on it: %s. "
 		 "Writes OUT/<UTC timestamp>-matrix/matrix.json (an entry per kernel and "
 		 "experiment, with the per-mode summaries of its run), matrix.md (kernels as "
 		 "rows) and matrix-delta.svg/.png (the xdpdrv-vs-tc delta against the kernel); "
@@ -391,6 +409,26 @@ const struct cli_command cli_cmd_matrix = {
 		 "(exit status 1 at the end).\nEach experiment's boot is a cell (KERNEL:EXPERIMENT) "
 		 "that also runs by itself (--cell), anywhere, and --merge builds the same matrix "
 		 "from cell directories made on many machines; --list prints the cells for a job "
-		 "engine (docs/matrix.md, \"Across machines\").",
+		 "engine (docs/matrix.md, \"Across machines\").", titled);
+	for (struct cli_opt *x = matrix_opts; x->name; x++) {
+		char *buf = !strcmp(x->name, "experiments") ? exp_help
+			    : !strcmp(x->name, "modes")     ? modes_help
+							    : NULL;
+		const char *at = buf ? strstr(x->help, "EXPERIMENTS") : NULL;
+
+		if (!at)
+			continue;
+		snprintf(buf, buf == exp_help ? sizeof(exp_help) : sizeof(modes_help), "%.*s%s%s",
+			 (int)(at - x->help), x->help, buf == exp_help ? exps : more,
+			 at + strlen("EXPERIMENTS"));
+		x->help = buf;
+	}
+}
+
+const struct cli_command cli_cmd_matrix = {
+	.name = "matrix",
+	.fn = cmd_matrix,
+	.brief = "XDP against TC on a list of Debian guest kernels (icount engine)",
+	.about = matrix_about,
 	.opts = matrix_opts,
 };

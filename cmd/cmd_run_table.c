@@ -11,6 +11,7 @@
 
 #include "cli_parse.h"
 #include "cli_table.h"
+#include "drop_mode.h"
 #include "run_opts.h"
 #include "topologies.h"
 
@@ -18,9 +19,8 @@
  * from the table of topologies (run_opts_table_topologies) */
 struct cli_opt run_opts_table[] = {
 	{ "topology", 't', "NAME", "the topologies' list", "the first", .brief = "the same" },
-	{ "modes", 'm', "LIST", "comma list of the modes measured, each an arm of every "
-	  "repetition: none, xdpdrv, xdpgeneric, tc, tcx", "tc,xdpdrv", "MODES",
-	  .brief = "comma list of `none`, `xdpdrv`, `xdpgeneric`, `tc`, `tcx`" },
+	{ "modes", 'm', "LIST", "the modes' list", "the topologies' defaults", "MODES",
+	  .brief = "the same" },
 	{ "packets", OPT_PACKETS, "N", "packets per trial of the count, BPF-statistics and "
 	  "profile passes, and of the timing pass under --schedule classic; RANGE, k/M/G "
 	  "suffixes allowed",
@@ -224,15 +224,48 @@ static void help_with(struct cli_opt *x, const char *token, const char *text, ch
 	x->help = buf;
 }
 
+/* --modes's help, default and brief: every mode of drop_mode.c, the topologies that take
+ * a mode only some allow (netkit), and each topology's default modes. */
+static void modes_words(struct cli_opt *x)
+{
+	static char help[384], deflt[256], brief[256];
+	size_t h = 0, d = 0, b = 0;
+
+	h += (size_t)snprintf(help, sizeof(help), "comma list of the modes measured, each an arm "
+			      "of every repetition: ");
+	for (int m = 0; m < MODE_NR; m++) {
+		const char *sep = m ? (m == MODE_NR - 1 ? " or " : ", ") : "";
+
+		h += (size_t)snprintf(help + h, sizeof(help) - h, "%s%s", sep, drop_mode_name(m));
+		b += (size_t)snprintf(brief + b, sizeof(brief) - b, "%s`%s`", m ? ", " : "comma list of ",
+				      drop_mode_name(m));
+	}
+	snprintf(help + h, sizeof(help) - h, " (netkit: the %s topology only)",
+		 topology_names(TOPOLOGY_NETKIT, NULL, ", ", NULL));
+	snprintf(brief + b, sizeof(brief) - b, " (`netkit`: %s only)",
+		 topology_names(TOPOLOGY_NETKIT, "`%s`", ", ", NULL));
+	d += (size_t)snprintf(deflt, sizeof(deflt), "%s", topologies[0]->modes ?: "tc,xdpdrv");
+	for (int i = 1; topologies[i]; i++)
+		if (topologies[i]->modes)
+			d += (size_t)snprintf(deflt + d, sizeof(deflt) - d, "; %s %s",
+					      topologies[i]->name, topologies[i]->modes);
+	x->help = help;
+	x->deflt = deflt;
+	x->brief = brief;
+}
+
 /* The option rows that name the topologies (--topology) and their defaults (--packets,
- * --reps, --rate), from the table of topologies, before anything reads the table. */
+ * --reps, --rate), and the modes (--modes), from the tables of topologies and modes,
+ * before anything reads the table. */
 __attribute__((constructor)) static void run_opts_table_topologies(void)
 {
-	static char brief[256];
+	static char brief[256], arg[128];
 
 	for (struct cli_opt *x = run_opts_table; x->name; x++) {
 		if (!strcmp(x->name, "topology")) {
-			x->arg = topology_names(0, NULL, "|", NULL);
+			/* a copy: topology_names' buffers are used in turn by the rows after */
+			snprintf(arg, sizeof(arg), "%s", topology_names(0, NULL, "|", NULL));
+			x->arg = arg;
 			x->help = topology_help();
 			x->deflt = topologies[0]->name;
 			snprintf(brief, sizeof(brief), "%s (what `make run-%s` pass)",
@@ -257,6 +290,8 @@ __attribute__((constructor)) static void run_opts_table_topologies(void)
 			help_with(x, "FLAME_TOPOLOGIES", names, help, sizeof(help));
 			snprintf(deflt, sizeof(deflt), "%s (%s)", x->deflt, names);
 			x->deflt = deflt;
+		} else if (!strcmp(x->name, "modes")) {
+			modes_words(x);
 		} else if (!strcmp(x->name, "reps")) {
 			x->deflt = default_words(offsetof(struct topology_defaults, reps), true);
 		} else if (!strcmp(x->name, "rate")) {

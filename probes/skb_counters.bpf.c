@@ -7,9 +7,10 @@
  *   count          kprobe                  fentry                  tracepoint
  *   stack_entries  __netif_receive_skb_core __netif_receive_skb_core net:netif_receive_skb
  *   skbs_freed     kfree_skbmem            kfree_skbmem            skb:kfree_skb + skb:consume_skb
- *   skbs_built     __alloc_skb, __build_skb, __napi_build_skb, slab_build_skb,
- *                  build_skb_around (an skb head allocated in bulk, as veth and cpumap
- *                  do for XDP frames)                                (no tracepoint)
+ *   skbs_built     __alloc_skb, __build_skb, __napi_build_skb (or napi_build_skb where
+ *                  the kernel inlined __napi_build_skb into it, as 7.2 does; never
+ *                  both), slab_build_skb, build_skb_around (an skb head allocated in
+ *                  bulk, as veth and cpumap do for XDP frames)       (no tracepoint)
  *
  * Every tracepoint's first argument is the struct sk_buff *; tracepoint events are also
  * counted for skbs whose skb->dev is the DUT (ifindex and network namespace inode set
@@ -99,6 +100,8 @@ FENTRY_COUNT(fe_freed, "kfree_skbmem", CNT_FE_FREED)
 FENTRY_COUNT(fe_built_alloc, "__alloc_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_build, "__build_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_napi, "__napi_build_skb", CNT_FE_BUILT)
+/* only where __napi_build_skb cannot attach (inlined into napi_build_skb, as on 7.2) */
+FENTRY_COUNT(fe_built_napi_outer, "napi_build_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_slab, "slab_build_skb", CNT_FE_BUILT)
 FENTRY_COUNT(fe_built_around, "build_skb_around", CNT_FE_BUILT)
 

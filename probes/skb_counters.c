@@ -25,11 +25,15 @@ static const char *const count_names[SKB_COUNT_NR] = { "stack_entries", "skbs_fr
 						       "skbs_built" };
 
 /* The functions each count probes (kprobe and fentry backends). For skbs_built every
- * function that exists is probed; __alloc_skb and __build_skb must. */
+ * function that exists is probed; __alloc_skb and __build_skb must. "A|B": A where the
+ * kernel has it, else B, never both (B calls A: where A exists, B's skbs are A's;
+ * where the compiler inlined A into B, as 7.2's __napi_build_skb into napi_build_skb,
+ * B is where they are built). */
 static const char *const stack_fns[] = { "__netif_receive_skb_core", NULL };
 static const char *const freed_fns[] = { "kfree_skbmem", NULL };
-static const char *const built_fns[] = { "__alloc_skb", "__build_skb", "__napi_build_skb",
-					 "slab_build_skb", "build_skb_around", NULL };
+static const char *const built_fns[] = { "__alloc_skb", "__build_skb",
+					 "__napi_build_skb|napi_build_skb", "slab_build_skb",
+					 "build_skb_around", NULL };
 static const char *const *const count_fns[SKB_COUNT_NR] = { stack_fns, freed_fns, built_fns };
 #define BUILT_REQUIRED 2 /* the first two of built_fns */
 
@@ -96,6 +100,20 @@ static struct bpf_program *kp_prog(struct skb_counters_bpf *s, enum skb_count k)
 				      : s->progs.kp_built;
 }
 
+/* The clones (into @clones) of the first of @spec's '|'-separated alternatives that
+ * KALLSYMS names; their number, 0 when none is there, -1 when KALLSYMS cannot be read. */
+static int resolve_first(const char *spec, char clones[MAX_CLONES][KSYM_NAME_MAX])
+{
+	char buf[128];
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *save = NULL, *a = strtok_r(buf, "|", &save); a && n == 0;
+	     a = strtok_r(NULL, "|", &save))
+		n = kallsyms_resolve(KALLSYMS, a, clones, MAX_CLONES);
+	return n;
+}
+
 /* Attach kprobes for count @k to every clone of its functions. On success the links
  * are kept in @c (when @c is not NULL) or destroyed (a trial). */
 static int kprobe_attach_count(struct skb_counters_bpf *s, enum skb_count k,
@@ -107,7 +125,7 @@ static int kprobe_attach_count(struct skb_counters_bpf *s, enum skb_count k,
 	r->points[0] = '\0';
 	for (int f = 0; count_fns[k][f]; f++) {
 		char clones[MAX_CLONES][KSYM_NAME_MAX];
-		int n = kallsyms_resolve(KALLSYMS, count_fns[k][f], clones, MAX_CLONES);
+		int n = resolve_first(count_fns[k][f], clones);
 
 		if (n <= 0) {
 			if (k == SKB_BUILT && f >= BUILT_REQUIRED)
@@ -144,11 +162,14 @@ fail:
 	return -ENOENT;
 }
 
-/* The fentry programs of count @k and the function each targets. */
+/* The fentry programs of count @k and the function each targets; one with @unless is
+ * tried only when the program @unless targets (a function @fn calls, listed before it)
+ * cannot attach: the kernel inlined it into @fn (built_fns' "A|B"). */
 struct fe_prog {
 	enum skb_count k;
 	const char *fn;
 	bool required;
+	const char *unless;
 };
 
 static const struct fe_prog fe_progs[] = {
@@ -157,6 +178,7 @@ static const struct fe_prog fe_progs[] = {
 	{ SKB_BUILT, "__alloc_skb", true },
 	{ SKB_BUILT, "__build_skb", true },
 	{ SKB_BUILT, "__napi_build_skb", false },
+	{ SKB_BUILT, "napi_build_skb", false, "__napi_build_skb" },
 	{ SKB_BUILT, "slab_build_skb", false },
 	{ SKB_BUILT, "build_skb_around", false },
 };
@@ -166,8 +188,8 @@ static struct bpf_program *fe_prog_of(struct skb_counters_bpf *s, size_t i)
 {
 	struct bpf_program *p[FE_NR] = { s->progs.fe_stack,       s->progs.fe_freed,
 					 s->progs.fe_built_alloc, s->progs.fe_built_build,
-					 s->progs.fe_built_napi,  s->progs.fe_built_slab,
-					 s->progs.fe_built_around };
+					 s->progs.fe_built_napi,  s->progs.fe_built_napi_outer,
+					 s->progs.fe_built_slab,  s->progs.fe_built_around };
 
 	return p[i];
 }
@@ -215,6 +237,15 @@ static bool fentry_trial(size_t i, char *why, size_t whylen)
 	bpf_link__destroy(l);
 	skb_counters_bpf__destroy(s);
 	return true;
+}
+
+/* Did the program fe_progs[@i] is the fallback of (its "unless") attach? */
+static bool fe_unless_ok(size_t i, const bool fe_ok[FE_NR])
+{
+	for (size_t j = 0; j < i && fe_progs[i].unless; j++)
+		if (!strcmp(fe_progs[j].fn, fe_progs[i].unless))
+			return fe_ok[j];
+	return false;
 }
 
 /* Is backend @b named in XDPTC_COUNTERS_DISABLE (a test hook that makes it fail)? */
@@ -287,7 +318,7 @@ static void probe_backends(const int *order, struct probe_result res[BACKEND_NR]
 			struct probe_result *r = &res[BACKEND_FENTRY][fe_progs[i].k];
 			char why[256];
 
-			fe_ok[i] = fentry_trial(i, why, sizeof(why));
+			fe_ok[i] = !fe_unless_ok(i, fe_ok) && fentry_trial(i, why, sizeof(why));
 			if (fe_ok[i])
 				append(r->points, sizeof(r->points), "%sfentry:%s",
 				       *r->points ? "," : "", fe_progs[i].fn);

@@ -10,7 +10,11 @@
  *   skbs_built     __alloc_skb + __build_skb + __napi_build_skb (+ slab_build_skb
  *                  where it exists) + build_skb_around (a head allocated in bulk, as
  *                  veth does for XDP frames): the __alloc_skb and build_skb families, which do
- *                  not call one another, so no skb is counted twice. No tracepoint
+ *                  not call one another, so no skb is counted twice. Where the kernel has no
+ *                  __napi_build_skb (7.2 inlines it into its callers), napi_build_skb
+ *                  is probed in its place, never both; an skb another caller builds
+ *                  through its inlined copy (napi_alloc_skb, in the sources of
+ *                  earlier kernels) then goes uncounted. No tracepoint
  *                  marks skb construction (kmem:kmem_cache_alloc misses the NAPI skb
  *                  cache's bulk allocations): without kprobes or fentry it is
  *                  unavailable, never 0.

@@ -18,8 +18,8 @@ enum skb_count_idx {
 	/* kprobe backend (every compiler clone of each function) */
 	CNT_KP_STACK,         /* __netif_receive_skb_core */
 	CNT_KP_FREED,         /* kfree_skbmem */
-	CNT_KP_BUILT,         /* __alloc_skb, __build_skb, __napi_build_skb, slab_build_skb,
-			       * build_skb_around */
+	CNT_KP_BUILT,         /* __alloc_skb, __build_skb, __napi_build_skb (else
+			       * napi_build_skb), slab_build_skb, build_skb_around */
 	/* fentry backend (BPF trampolines) */
 	CNT_FE_STACK,
 	CNT_FE_FREED,
