@@ -72,6 +72,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(SCHEDULE),--schedule $(SCHEDULE)) $(if $(WINDOW_MS),--window-ms $(WINDOW_MS)) \
 	$(if $(TIMING_BUDGET),--timing-budget $(TIMING_BUDGET)) $(if $(TARGET),--target $(TARGET)) \
+	$(if $(SEGMENTS),--segments $(SEGMENTS)) \
 	$(if $(WINDOWS_PER_ATTACH),--windows-per-attach $(WINDOWS_PER_ATTACH)) \
 	$(if $(WINDOW),--window $(WINDOW)) $(if $(RATE_TOLERANCE),--rate-tolerance $(RATE_TOLERANCE)) \
 	$(if $(filter 1,$(ALLOW_DEFAULT_ROUTE_DEV)),--allow-default-route-dev) \

@@ -288,7 +288,10 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 
 	memset(p, 0, sizeof(*p));
 	p->alternating = true;
-	p->blocks = o->reps;
+	/* the blocks in segments of equal size, at least --reps of them */
+	p->segments = o->segments > 0 ? o->segments : 1;
+	p->blocks_per_segment = (o->reps + p->segments - 1) / p->segments;
+	p->blocks = p->segments * p->blocks_per_segment;
 	p->target_halfwidth = o->target_halfwidth;
 	p->budget_s = o->timing_budget_s;
 	e = measure_slots(o, s, nz, cpu, pkts, why, whylen);
@@ -414,6 +417,8 @@ json_t *timing_plan_json(const struct timing_plan *p)
 			    ? json_integer(p->junction_arm) : json_null());
 	json_object_set_new(j, "blocks", json_integer(p->blocks));
 	json_object_set_new(j, "rounds_per_block", json_integer(p->rounds_per_block));
+	json_object_set_new(j, "segments", json_integer(p->segments));
+	json_object_set_new(j, "blocks_per_segment", json_integer(p->blocks_per_segment));
 	json_object_set_new(j, "pairs_for_target", json_integer(p->pairs_for_target));
 	json_object_set_new(j, "pair_lag_ms", json_real(p->pair_lag_ms));
 	json_object_set_new(j, "pair_sd", json_real(p->pair_sd));

@@ -74,7 +74,10 @@ struct timing_plan {
 	int junction_arm;          /* the arm slowest to attach (not of the A/A pair): last in
 				    * a pair's first round, first in its second, one attach
 				    * for both; -1 none */
-	int blocks;                /* repetitions */
+	int blocks;                /* the blocks planned: segments x blocks_per_segment, at
+				    * least --reps (the stopping rule may add segments) */
+	int segments;              /* segments planned (--segments) */
+	int blocks_per_segment;
 	int rounds_per_block;      /* even: counterbalanced pairs of rounds (the last blocks
 				    * may have fewer: rounds_cut) */
 	bool rounds_cut;           /* the budget ran short: later blocks had fewer rounds */

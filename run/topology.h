@@ -33,6 +33,8 @@ struct topology_defaults {
 #define TOPOLOGY_ICOUNT_RATE (1u << 2)   /* --rate under the icount engine (a DUT whose
 					  * queue a paced sender must not overflow) */
 #define TOPOLOGY_NETKIT (1u << 3)        /* the netkit mode (a netkit pair beside the DUT) */
+#define TOPOLOGY_REBUILD (1u << 4)       /* the alternating pass's segments build the
+					  * topology anew (down, up, the DUT opened again) */
 
 /* One topology. The callbacks get the run as it stands (run_ctx.h); NULL: nothing to do. */
 struct topology_desc {
