@@ -16,6 +16,7 @@
 #include "summary_facts.h"
 #include "summary_flame.h"
 #include "summary_notes.h"
+#include "summary_segments.h"
 #include "summary_words.h"
 #include "window_delta.h"
 
@@ -320,6 +321,7 @@ static void render_header(const struct render_ctx *rc)
 			json_integer_value(json_object_get(set, "seed")));
 	}
 	window_schedule_md(run, out);
+	summary_stop_md(run, out);
 	header_time(rc);
 	header_sources(rc);
 }
