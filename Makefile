@@ -12,6 +12,8 @@
 #   make check      build + the tests that need no root (unit tests, examples, schema)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
+#   make repeatability  RUNS default veth runs back to back: does each land inside the
+#                   previous run's next-run interval (a benchmark, not a test)
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
 # Variables for run-veth, run-virtio, run-dev and sweep-veth (README.md has the table, made by
@@ -97,7 +99,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all plugin FORCE deps docs sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all plugin FORCE deps docs sweep-veth matrix repeatability check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -175,6 +177,24 @@ endef
 run-%: switches deps
 	$(call build_first,$(ICOUNT_PLUGIN))
 	$(strip $(BUILD)/xdptc run --topology $* $(RUN_ARGS))
+
+# A benchmark, not a test: RUNS (default 10) default veth runs back to back (any run
+# setting passed on), each run's wall time and the machine's load before it in
+# wall-time.txt, then `xdptc repeatability`: how often each run's xdpdrv figure lies
+# inside the previous run's next-run interval (and within-run interval), into
+# results/STAMP-repeatability/ (summary.md, repeatability.json, runs/)
+RUNS ?= 10
+repeatability: switches deps
+	$(call build_first,$(ICOUNT_PLUGIN))
+	@d=$(or $(call cmdline,OUT),results)/$$(date -u +%Y%m%dT%H%M%SZ)-repeatability; \
+	mkdir -p $$d/runs || exit 1; \
+	for i in $$(seq 1 $(RUNS)); do \
+		echo "run $$i: load before: $$(cat /proc/loadavg)" >> $$d/wall-time.txt; \
+		s=$$(date +%s%N); \
+		$(BUILD)/xdptc run --topology veth $(RUN_ARGS) --out $$d/runs || exit 1; \
+		echo "run $$i: $$(( ($$(date +%s%N) - s) / 1000000 )) ms of wall time" >> $$d/wall-time.txt; \
+	done; \
+	$(BUILD)/xdptc repeatability --out $$d $$(ls -d $$d/runs/*/ | sed 's,/$$,,')
 
 # the icount engine's comparison on each of KERNELS (default one per series), side by side
 matrix: deps
