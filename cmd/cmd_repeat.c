@@ -93,6 +93,7 @@ static const struct cli_opt repeat_opts[] = {
 const struct cli_command cli_cmd_repeat = {
 	.name = "repeatability",
 	.fn = cmd_repeat,
+	.operands = "RUN_DIR...",
 	.brief = "how often a run's figure lies inside the previous run's intervals",
 	.about = "Read the run directories given, in the order they ran (runs of one command "
 		 "back to back, as `make repeatability` makes them), and for each run after "
