@@ -182,17 +182,23 @@ run-%: switches deps
 # setting passed on), each run's wall time and the machine's load before it in
 # wall-time.txt, then `xdptc repeatability`: how often each run's xdpdrv figure lies
 # inside the previous run's next-run interval (and within-run interval), into
-# results/STAMP-repeatability/ (summary.md, repeatability.json, runs/)
+# results/STAMP-repeatability/ (summary.md, repeatability.json, runs/). On a machine
+# others measure on too, each run waits for the run lock (flock on XDPTC_RUN_LOCK, handed
+# to the run as `xdptc matrix` hands it: --held-lock) instead of failing; the wait is not
+# in the run's wall time.
 RUNS ?= 10
+RUN_LOCK := /run/lock/xdptc-run.lock
 repeatability: switches deps
 	$(call build_first,$(ICOUNT_PLUGIN))
 	@d=$(or $(call cmdline,OUT),results)/$$(date -u +%Y%m%dT%H%M%SZ)-repeatability; \
-	mkdir -p $$d/runs || exit 1; \
+	mkdir -p $$d/runs /run/lock || exit 1; \
 	for i in $$(seq 1 $(RUNS)); do \
+		( flock -x 9 || exit 1; \
 		echo "run $$i: load before: $$(cat /proc/loadavg)" >> $$d/wall-time.txt; \
 		s=$$(date +%s%N); \
-		$(BUILD)/xdptc run --topology veth $(RUN_ARGS) --out $$d/runs || exit 1; \
-		echo "run $$i: $$(( ($$(date +%s%N) - s) / 1000000 )) ms of wall time" >> $$d/wall-time.txt; \
+		$(BUILD)/xdptc run --topology veth $(RUN_ARGS) --out $$d/runs --held-lock 9 || exit 1; \
+		echo "run $$i: $$(( ($$(date +%s%N) - s) / 1000000 )) ms of wall time" >> $$d/wall-time.txt \
+		) 9>>$(RUN_LOCK) || exit 1; \
 	done; \
 	$(BUILD)/xdptc repeatability --out $$d $$(ls -d $$d/runs/*/ | sed 's,/$$,,')
 
