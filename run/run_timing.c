@@ -367,10 +367,12 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	/* pairs: what the target needs, capped by the budget; whole counterbalanced pairs of
 	 * rounds */
 	{
-		/* 2: a margin for what back-to-back windows do not show (the attaches between
-		 * the alternation's windows widen its pairs' spread by 10-35% here) and for the
-		 * noise changing after its measurement (1.5 s of it) */
-		double need = 2.0 * pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
+		/* no margin: what back-to-back windows do not show (the attaches between the
+		 * alternation's windows widen its pairs' spread) and the noise changing after
+		 * its measurement are what the stopping rule sees and adds segments for
+		 * (run_segments.h); a margin here (2 before it) only spent the budget before the
+		 * rule could look */
+		double need = pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
 		double cap = p->budget_s * 1000 / per_pair;
 		double pairs = need < cap ? need : cap;
 		int rounds = (int)ceil(pairs / bw);
