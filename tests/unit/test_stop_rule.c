@@ -11,7 +11,7 @@
  *   arm), and never with fewer than 6 blocks.
  * - Sequential stopping: runs of 6 segments of 4 blocks, then a segment more while the
  *   A/A half-width is above a target set at the median half-width of fixed runs (so the
- *   rule decides about half the runs), at most 12 segments: the printed interval must
+ *   rule decides about half the runs), at most 16 segments: the printed interval must
  *   still cover 0 in at least 95% of the runs, less three simulation errors.
  * - The next run's interval: pairs of runs whose segments each carry an effect of their
  *   own (what a topology built anew and the machine's state minutes apart add; normal or
@@ -43,7 +43,7 @@
 #define CHUNK 8
 #define BLOCKS_PER_SEGMENT 4
 #define SEGMENTS 6
-#define MAX_SEGMENTS 12
+#define MAX_SEGMENTS 16
 #define SIMS 400
 
 static uint64_t rng = 0x5eed5;
