@@ -26,6 +26,8 @@ void summary_stop_md(const json_t *run, FILE *out)
 		json_integer_value(json_object_get(st, "blocks")),
 		!strcmp(why, "target") ? "every interval at its target"
 		: !strcmp(why, "budget") ? "**the budget ended before the target**"
+		: !strcmp(why, "wall") ? "**the run's time (68 s with the default budget, its "
+					 "other passes estimated) ended before the target**"
 					 : "**the most segments a run holds, before the target**");
 	json_array_foreach(json_object_get(st, "halfwidths"), i, h) {
 		const json_t *hw = json_object_get(h, "halfwidth");

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cpu_time.h"
+#include "flame_render.h"
 #include "stop_rule.h"
 #include "segment_delta.h"
 #include "run_arms.h"
@@ -20,6 +21,14 @@
  * this long (us), on this machine's DUT and on a guest's (through its agent) */
 #define SETTLE_US_LOCAL 500
 #define SETTLE_US_REMOTE 10000
+/* With the default budget a run adds no segment that would take it past this many
+ * seconds of wall time by the estimate of its remaining passes (a default `make
+ * run-veth` within 75 s, make and the writing of the results besides) */
+#define RUN_WALL_S 68.0
+#define REST_TRIAL_S 0.35        /* a trial's attach, warm-up, settle waits, detach */
+#define REST_PROFILE_SAMPLES 3000.0 /* the profile pass's samples per mode (run_passes.c:
+				     * 2,000 and half again) */
+#define REST_PROFILE_MAX_S 30.0  /* its longest window (run_passes.c's PROFILE_MAX_S) */
 
 /* The topology built anew between segments: the sender's session closed, the DUT
  * closed, the script's down and up (the same prefix), the DUT opened again, its trial
@@ -96,8 +105,43 @@ static int run_block(struct run_ctx *c, struct trial_session *s, int b, int seg,
 	return e;
 }
 
+/* What the passes after the timing pass will take, s, at the pace the timing pass's
+ * windows ran (their wall time per packet, which a loaded machine stretches): the count
+ * and BPF-statistics passes' windows, the profile pass's (sized as run_passes.c sizes
+ * them: REST_PROFILE_SAMPLES at FLAME_FREQ_HZ, at most PROFILE_MAX_S each), and
+ * REST_TRIAL_S of attach, warm-up and settling per trial. */
+static double rest_estimate_s(const struct run_ctx *c)
+{
+	const struct run_opts *o = &c->o;
+	double wall = 0, pkts = 0, cpu = 0, per, prof = 0;
+	int trials = 2 * o->count_reps * o->nmodes;
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(c->trials, i, t) {
+		wall += json_number_value(json_object_get(t, "wall_ns"));
+		pkts += json_number_value(json_object_get(t, "pkts_at_dut"));
+		cpu += json_number_value(json_object_get(t, c->time_key)) *
+		       json_number_value(json_object_get(t, "pkts_at_dut"));
+	}
+	if (!(pkts > 0) || !(cpu > 0))
+		return 0;
+	per = wall / pkts / 1e9;
+	if (o->flame && !o->profile_packets) { /* each mode but the A/A twin */
+		double n = REST_PROFILE_SAMPLES * 1e9 / FLAME_FREQ_HZ / (cpu / pkts);
+
+		prof = (o->nmodes - (o->aa_arm >= 0)) *
+		       fmin(fmax(n, (double)o->packets) * per, REST_PROFILE_MAX_S);
+		trials += o->nmodes - (o->aa_arm >= 0);
+	} else if (o->flame) {
+		prof = (o->nmodes - (o->aa_arm >= 0)) * (double)o->profile_packets * per;
+	}
+	return trials * ((double)(o->packets + o->warmup) * per + REST_TRIAL_S) + prof;
+}
+
 /* After segment @seg (from 0) ended, @b blocks in, @t0 the pass's start: NULL to go on,
- * else why the pass stops ("target", "budget", "segments"), the check in @chk. */
+ * else why the pass stops ("target", "budget", "wall": the run's RUN_WALL_S, "segments"),
+ * the check in @chk. */
 static const char *stop_reason(struct run_ctx *c, int seg, int b, uint64_t t0,
 			       struct stop_check *chk)
 {
@@ -113,6 +157,12 @@ static const char *stop_reason(struct run_ctx *c, int seg, int b, uint64_t t0,
 	/* one more segment of the length they took so far, within the budget */
 	if (spent + spent / (seg + 1) > c->plan.budget_s)
 		return "budget";
+	/* with the default budget, the whole run within RUN_WALL_S: the run so far, the
+	 * segment, the passes after it as they would go now */
+	if (c->o.timing_budget_s == RUN_TIMING_BUDGET_DEFAULT &&
+	    (double)(time(NULL) - timegm((struct tm *)&c->tm)) + spent / (seg + 1) +
+			    rest_estimate_s(c) > RUN_WALL_S)
+		return "wall";
 	return NULL;
 }
 
@@ -127,7 +177,8 @@ static void stop_record(struct run_ctx *c, const char *why, int segs, int blocks
 						  "halfwidths", stop_check_json(chk)));
 	fprintf(stderr, "xdptc: timing pass: %d segment%s, %d blocks; %s", segs,
 		segs == 1 ? "" : "s", blocks, !strcmp(why, "target") ? "every interval at its "
-		"target" : "the budget ended before the target:");
+		"target" : !strcmp(why, "wall") ? "the run's time ended before the target:"
+		: "the budget ended before the target:");
 	for (int k = 0; k < chk->narms && strcmp(why, "target"); k++)
 		fprintf(stderr, "%s %s %.2f%% (target %.2f%%)", k ? "," : "", chk->arm[k],
 			100 * chk->halfwidth[k], 100 * chk->target[k]);

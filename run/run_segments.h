@@ -10,9 +10,11 @@
  * so what a new topology changes shows between segments as it does between runs. After
  * the planned segments the pass looks at what it measured (analysis/stop_rule.h): when
  * every interval is at its target it stops; else it adds a segment while the budget
- * (--timing-budget) holds one more of the length the segments so far took. run.json's
- * "timing_schedule"."stop" says why it stopped ("target", "budget", "segments": the
- * most it can hold), after how many segments and blocks, and the half-widths then.
+ * (--timing-budget) holds one more of the length the segments so far took and, with the
+ * default budget, the whole run stays within RUN_WALL_S by an estimate of its remaining
+ * passes at the pace of the timing pass's windows. run.json's "timing_schedule"."stop"
+ * says why it stopped ("target", "budget", "wall", "segments": the most it can hold),
+ * after how many segments and blocks, and the half-widths then.
  */
 #ifndef XDPTC_RUN_SEGMENTS_H
 #define XDPTC_RUN_SEGMENTS_H
