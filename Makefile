@@ -12,6 +12,8 @@
 #   make check      build + the tests that need no root (unit tests, examples, schema)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
+#   make repeatability  RUNS default veth runs back to back: does each land inside the
+#                   previous run's next-run interval (a benchmark, not a test)
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
 # Variables for run-veth, run-virtio, run-dev and sweep-veth (README.md has the table, made by
@@ -72,6 +74,7 @@ RUN_ARGS = $(strip $(if $(PACKETS),--packets $(PACKETS)) $(if $(REPS),--reps $(R
 	$(if $(RATE),--rate $(RATE)) $(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
 	$(if $(SCHEDULE),--schedule $(SCHEDULE)) $(if $(WINDOW_MS),--window-ms $(WINDOW_MS)) \
 	$(if $(TIMING_BUDGET),--timing-budget $(TIMING_BUDGET)) $(if $(TARGET),--target $(TARGET)) \
+	$(if $(SEGMENTS),--segments $(SEGMENTS)) \
 	$(if $(WINDOWS_PER_ATTACH),--windows-per-attach $(WINDOWS_PER_ATTACH)) \
 	$(if $(WINDOW),--window $(WINDOW)) $(if $(RATE_TOLERANCE),--rate-tolerance $(RATE_TOLERANCE)) \
 	$(if $(filter 1,$(ALLOW_DEFAULT_ROUTE_DEV)),--allow-default-route-dev) \
@@ -96,7 +99,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all plugin FORCE deps docs sweep-veth matrix check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all plugin FORCE deps docs sweep-veth matrix repeatability check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -174,6 +177,30 @@ endef
 run-%: switches deps
 	$(call build_first,$(ICOUNT_PLUGIN))
 	$(strip $(BUILD)/xdptc run --topology $* $(RUN_ARGS))
+
+# A benchmark, not a test: RUNS (default 10) default veth runs back to back (any run
+# setting passed on), each run's wall time and the machine's load before it in
+# wall-time.txt, then `xdptc repeatability`: how often each run's xdpdrv figure lies
+# inside the previous run's next-run interval (and within-run interval), into
+# results/STAMP-repeatability/ (summary.md, repeatability.json, runs/). On a machine
+# others measure on too, each run waits for the run lock (flock on XDPTC_RUN_LOCK, handed
+# to the run as `xdptc matrix` hands it: --held-lock) instead of failing; the wait is not
+# in the run's wall time.
+RUNS ?= 10
+RUN_LOCK := /run/lock/xdptc-run.lock
+repeatability: switches deps
+	$(call build_first,$(ICOUNT_PLUGIN))
+	@d=$(or $(call cmdline,OUT),results)/$$(date -u +%Y%m%dT%H%M%SZ)-repeatability; \
+	mkdir -p $$d/runs /run/lock || exit 1; \
+	for i in $$(seq 1 $(RUNS)); do \
+		( flock -x 9 || exit 1; \
+		echo "run $$i: load before: $$(cat /proc/loadavg)" >> $$d/wall-time.txt; \
+		s=$$(date +%s%N); \
+		$(BUILD)/xdptc run --topology veth $(RUN_ARGS) --out $$d/runs --held-lock 9 || exit 1; \
+		echo "run $$i: $$(( ($$(date +%s%N) - s) / 1000000 )) ms of wall time" >> $$d/wall-time.txt \
+		) 9>>$(RUN_LOCK) || exit 1; \
+	done; \
+	$(BUILD)/xdptc repeatability --out $$d $$(ls -d $$d/runs/*/ | sed 's,/$$,,')
 
 # the icount engine's comparison on each of KERNELS (default one per series), side by side
 matrix: deps

@@ -17,6 +17,7 @@
 #include "summary_facts.h"
 #include "summary_flame.h"
 #include "summary_notes.h"
+#include "summary_segments.h"
 #include "summary_words.h"
 #include "window_delta.h"
 
@@ -234,6 +235,17 @@ static void header_sources(const struct render_ctx *rc)
 	}
 }
 
+/* The timing pass's blocks: those measured where the stopping rule recorded them, else
+ * the repetitions asked for. */
+static long long timing_blocks(const json_t *run, const json_t *set)
+{
+	const json_t *st = json_object_get(json_object_get(run, "timing_schedule"), "stop");
+
+	return json_integer_value(json_object_get(st, "blocks"))
+		       ? (long long)json_integer_value(json_object_get(st, "blocks"))
+		       : (long long)json_integer_value(json_object_get(set, "reps"));
+}
+
 static void render_header(const struct render_ctx *rc)
 {
 	const json_t *set = rc->set;
@@ -316,11 +328,12 @@ static void render_header(const struct render_ctx *rc)
 						     : "unpaced",
 			summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
 			summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-			json_integer_value(json_object_get(set, "reps")),
+			timing_blocks(run, set),
 			json_integer_value(json_object_get(set, "count_reps")),
 			json_integer_value(json_object_get(set, "seed")));
 	}
 	window_schedule_md(run, out);
+	summary_stop_md(run, out);
 	header_time(rc);
 	header_sources(rc);
 }

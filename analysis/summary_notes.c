@@ -12,6 +12,7 @@
 #include "page_regime.h"
 #include "skb_counters.h"
 #include "summary_facts.h"
+#include "summary_segments.h"
 #include "summary_words.h"
 #include "window_delta.h"
 
@@ -297,6 +298,7 @@ void summary_deltas_render(const struct render_ctx *rc)
 			: !json_is_number(lo) ? "too few pairs to call"
 					      : "not distinguishable from noise");
 	}
+	summary_segments_md(rc->run, out);
 	{
 		const json_t *nf = json_object_get(s, "noise_floor");
 		double l = json_number_value(json_object_get(nf, "ci95_lo"));

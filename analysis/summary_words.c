@@ -174,6 +174,22 @@ void summary_mechanism_words(FILE *out, const json_t *mb, const json_t *ma, cons
 	}
 }
 
+/* " [a, b] for the next run (S segments; within this run [c, d]), real": the interval
+ * that says what another run shows, its verdict from it, the within-run one beside. */
+static void next_run_words(FILE *out, const json_t *d)
+{
+	double nl = json_num_of(d, "next_run_lo"), nh = json_num_of(d, "next_run_hi");
+	double l = json_num_of(d, "ci95_lo"), h = json_num_of(d, "ci95_hi");
+	int pr = summary_pct_decimals(nl, nh);
+	char a[32], b[32], x[32], y[32];
+
+	fprintf(out, " [%s, %s] for the next run (%lld segments; within this run [%s, %s]), %s",
+		summary_fmt_pct(a, sizeof(a), nl, pr), summary_fmt_pct(b, sizeof(b), nh, pr),
+		json_integer_value(json_object_get(d, "segments")),
+		summary_fmt_pct(x, sizeof(x), l, pr), summary_fmt_pct(y, sizeof(y), h, pr),
+		nl > 0 || nh < 0 ? "real" : "not distinguishable from the spread between runs");
+}
+
 int summary_headline(const json_t *run, FILE *out)
 {
 	const json_t *s = json_object_get(run, "summary");
@@ -208,7 +224,9 @@ int summary_headline(const json_t *run, FILE *out)
 		fprintf(out, "%s%s vs %s: %s %s", n++ ? "\n" : "", b, a,
 			summary_fmt_pct(v, sizeof(v), json_number_value(json_object_get(d, "rel_delta")), pr),
 			what);
-		if (json_is_number(lo))
+		if (json_is_number(json_object_get(d, "next_run_lo")))
+			next_run_words(out, d);
+		else if (json_is_number(lo))
 			fprintf(out, " [%s, %s], %s", summary_fmt_pct(x, sizeof(x), l, pr),
 				summary_fmt_pct(y, sizeof(y), h, pr),
 				json_is_true(json_object_get(d, "real")) ? "real"

@@ -8,6 +8,7 @@
 
 #include "block_delta.h"
 #include "json_read.h"
+#include "segment_delta.h"
 #include "stats.h"
 
 static const json_t *timing_windows(const json_t *run, const char *mode, json_int_t rep)
@@ -167,6 +168,8 @@ json_t *window_delta_json(const json_t *run, const char *metric, const char *a, 
 	json_object_set_new(o, "ci95_hi", json_real(bd.hi));
 	json_object_set_new(o, "ci_coverage", json_real(bd.coverage));
 	json_object_set_new(o, "real", json_boolean(bd.lo > 0 || bd.hi < 0));
+	/* the segments' spread and the next run's interval (segment_delta.h) */
+	segment_delta_add(o, run, d, block, (size_t)n, log1p(bd.estimate));
 	/* as if every pair were independent: the order-statistics interval of the median
 	 * pair (what the classic schedule's pairs get) */
 	{

@@ -57,7 +57,7 @@ struct run_parse {
 	struct run_opts o;
 	uint64_t warmup;                       /* UINT64_MAX: not given */
 	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
-	int alt_set;                           /* --timing-budget or --target given */
+	int alt_set;                           /* --timing-budget, --target or --segments given */
 	int dev_set, sender_set, size_set;     /* --window or --rate-tolerance; --sender; --size */
 	const char *inside_file;               /* --inside-icount FILE */
 };
@@ -152,6 +152,17 @@ static int run_opt_apply(struct run_parse *p, int c)
 		else
 			return bad_value("--schedule", optarg, "alternating or classic");
 		break;
+	case OPT_SEGMENTS: {
+		char *end;
+		long v = strtol(optarg, &end, 10);
+
+		if (end == optarg || *end || v < RUN_SEGMENTS_MIN || v > RUN_SEGMENTS_MAX)
+			return bad_value("--segments", optarg, "a number from "
+					 RUN_STR(RUN_SEGMENTS_MIN) " to " RUN_STR(RUN_SEGMENTS_MAX));
+		p->o.segments = (int)v;
+		p->alt_set = 1;
+		break;
+	}
 	case OPT_WINDOWS_PER_ATTACH:
 		if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "4") &&
 		    strcmp(optarg, "8"))
@@ -386,8 +397,8 @@ static int run_opts_finish(struct run_parse *p)
 	if ((p->o.window_ms > 0 || p->o.windows_per_attach || p->alt_set) &&
 	    (p->o.schedule == SCHEDULE_CLASSIC ||
 	     (p->o.schedule == SCHEDULE_AUTO && (td->remote || icount))))
-		fprintf(stderr, "xdptc: note: --window-ms, --windows-per-attach, --timing-budget "
-				"and --target apply to the alternating timing pass only; this run's "
+		fprintf(stderr, "xdptc: note: --window-ms, --windows-per-attach, --timing-budget, "
+				"--target and --segments apply to the alternating timing pass only; this run's "
 				"is classic (--schedule alternating to have it)\n");
 	if (!(td->allows & TOPOLOGY_GUEST_KERNEL) && !icount && p->guest_kernel_set) {
 		fprintf(stderr, "xdptc: --guest-kernel applies to --topology %s or --engine "
@@ -512,7 +523,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	p.o = (struct run_opts){
 		.topology = topologies[0]->name, .out_dir = "results",
 		.count_reps = DEFAULT_COUNT_REPS,
-		.timing_budget_s = 48, .target_halfwidth = 0.005,
+		.timing_budget_s = RUN_TIMING_BUDGET_DEFAULT, .target_halfwidth = 0.005,
+		.segments = RUN_SEGMENTS_DEFAULT,
 		.flame = true, .aa_arm = -1,
 		.port = DROP_DEFAULT_PORT, .payload_len = 18,
 		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,

@@ -45,7 +45,11 @@ struct cli_opt run_opts_table[] = {
 	  "chosen from the noise", "WINDOWS_PER_ATTACH" },
 	{ "timing-budget", OPT_TIMING_BUDGET, "S", "alternating: the most seconds the timing "
 	  "pass's rounds may take, " RUN_STR(RUN_TIMING_BUDGET_MIN) "-"
-	  RUN_STR(RUN_TIMING_BUDGET_MAX), "48", "TIMING_BUDGET" },
+	  RUN_STR(RUN_TIMING_BUDGET_MAX), RUN_STR(RUN_TIMING_BUDGET_DEFAULT), "TIMING_BUDGET" },
+	{ "segments", OPT_SEGMENTS, "N", "alternating: the timing pass in N segments spread "
+	  "over it, the topology built anew before each (veth); their spread gives the "
+	  "interval for the next run's figure, " RUN_STR(RUN_SEGMENTS_MIN) "-"
+	  RUN_STR(RUN_SEGMENTS_MAX), RUN_STR(RUN_SEGMENTS_DEFAULT), "SEGMENTS" },
 	{ "target", OPT_TARGET, "PCT", "alternating: the half-width, in percent, that the "
 	  "noise measured predicts for an A/A pair and the number of rounds aims at (with or "
 	  "without --aa; within the budget), " RUN_STR(RUN_TARGET_PCT_MIN) "-"

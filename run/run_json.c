@@ -320,6 +320,7 @@ json_t *settings_json(const struct run_opts *o)
 		json_object_set_new(s, "windows_per_attach", json_integer(o->windows_per_attach));
 	json_object_set_new(s, "timing_budget_s", json_real(o->timing_budget_s));
 	json_object_set_new(s, "target_halfwidth", json_real(o->target_halfwidth));
+	json_object_set_new(s, "segments", json_integer(o->segments));
 	json_object_set_new(s, "port", json_integer(o->port));
 	json_object_set_new(s, "payload_len", json_integer(o->payload_len));
 	/* Ethernet + IPv4 + UDP headers + payload, without the 4-byte FCS */

@@ -33,7 +33,12 @@
 #define RUN_WINDOW_MS_MAX 1000
 #define RUN_TIMING_BUDGET_MIN 1
 #define RUN_TIMING_BUDGET_MAX 3600
+#define RUN_TIMING_BUDGET_DEFAULT 40 /* s: a default veth run, the other passes with it,
+				       * within 75 s on a loaded 2-vCPU VM */
 #define RUN_TARGET_PCT_MIN 0.01
+#define RUN_SEGMENTS_MIN 1
+#define RUN_SEGMENTS_MAX 16
+#define RUN_SEGMENTS_DEFAULT 6
 #define RUN_TARGET_PCT_MAX 50
 #define RUN_WINDOW_S_DEFAULT 3  /* dev: --window, seconds */
 #define RUN_WINDOW_S_MIN 0.1
@@ -110,9 +115,12 @@ struct run_opts {
 	double window_ms;          /* alternating: the window's length, ms; 0: chosen from
 				    * the noise */
 	int windows_per_attach;    /* alternating: windows per attach; 0: chosen */
-	double timing_budget_s;    /* alternating: the timing pass's time, s (default 48) */
+	double timing_budget_s;    /* alternating: the timing pass's time, s (default
+				    * RUN_TIMING_BUDGET_DEFAULT) */
 	double target_halfwidth;   /* alternating: the A/A half-width the rounds aim at
 				    * (default 0.005: 0.5%) */
+	int segments;              /* alternating: the timing pass's segments, each on a
+				    * topology built anew (default RUN_SEGMENTS_DEFAULT) */
 	/* a topology whose traffic comes from outside (dev) */
 	const char *dev;           /* --dev: the device the traffic arrives on */
 	const char *dev_netns;     /* --netns: its namespace; NULL: this process's */

@@ -23,12 +23,9 @@
 #include "stats.h"
 #include "run_arms.h"
 #include "run_json.h"
+#include "run_segments.h"
 #include "run_signals.h"
 
-/* The alternating pass's settle wait after each window: the DUT's counters unchanged for
- * this long (us), on this machine's DUT and on a guest's (through its agent) */
-#define SETTLE_US_LOCAL 500
-#define SETTLE_US_REMOTE 10000
 /* the timing trials the profile pass's window is sized from, at most */
 #define RUN_MAX_TRIALS_SIZING 1024
 
@@ -262,79 +259,19 @@ static int run_pass_rep(struct run_ctx *c, int p, int rep)
 	return run_stopped() ? -EINTR : 0;
 }
 
-/* The timing pass as an alternation of short windows (run_timing.h): one sender for the
- * whole pass, the noise measured and the schedule chosen, then every block's trials (one
- * per arm: its windows summed, listed in the trial's "windows"). Returns as
- * run_pass_rep. */
+/* A trial of the alternating pass done: its progress line. */
+static void timing_trial_done(struct run_ctx *c, const struct trial_result *r,
+			      const char *label, int rep, int reps)
+{
+	progress_line(&c->prog, r, label, rep, reps, &c->ci.plan);
+}
+
+/* The timing pass as an alternation of short windows, in segments (run_segments.h).
+ * Returns as run_pass_rep. */
 static int run_timing_alternating(struct run_ctx *c)
 {
-	const struct run_opts *o = &c->o;
-	struct trial_session s;
-	uint64_t t0;
-	int e;
+	int e = run_timing_segments(c, timing_trial_done);
 
-	cpu_set_t saved_cpus;
-	bool pinned = false;
-
-	c->env.settle_us = c->remote ? SETTLE_US_REMOTE : SETTLE_US_LOCAL;
-	/* each mode's program loaded once, not per window (a local DUT) */
-	dut_keep_programs(&c->dut, true);
-	/* this process (attach, detach, snapshots) off the sender's CPU: the work it leaves
-	 * behind there (RCU callbacks, deferred frees) would run inside the next window */
-	if (!o->threaded_napi && o->sender_cpu >= 0 &&
-	    !sched_getaffinity(0, sizeof(saved_cpus), &saved_cpus))
-		pinned = !cpu_keep_off(0, o->sender_cpu);
-	e = trial_session_open(&c->env, PASS_TIMING, &s, c->why, sizeof(c->why));
-	if (!e) { /* the noise without perf (its start per window would be the overhead) */
-		int np = c->env.perf_nevents;
-
-		c->env.perf_nevents = 0;
-		e = timing_calibrate(o, &s, &c->plan, c->why, sizeof(c->why));
-		c->env.perf_nevents = np;
-	}
-	if (!e)
-		json_object_set_new(c->run, "timing_schedule", timing_plan_json(&c->plan));
-	t0 = clock_ns(CLOCK_MONOTONIC);
-	for (int b = 0; !e && b < c->plan.blocks && !run_stopped(); b++) {
-		struct trial_result agg[RUN_MAX_MODES];
-		json_t *win[RUN_MAX_MODES];
-
-		/* the budget holds: when the blocks so far took longer than foreseen, the rest
-		 * get fewer rounds (by the time alone, never by what was measured) */
-		if (b) {
-			double spent = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
-			double left = c->plan.budget_s - spent, per_round = spent / b /
-									  c->plan.rounds_per_block;
-			int fit = (int)(left / (c->plan.blocks - b) / per_round);
-
-			fit -= fit % 2;
-			if (fit < c->plan.rounds_per_block) {
-				c->plan.rounds_per_block = fit > 2 ? fit : 2;
-				c->plan.rounds_cut = true;
-			}
-		}
-		e = timing_block(o, &s, &c->plan, b, t0, agg, win, c->why, sizeof(c->why));
-		for (int a = 0; !e && a < o->nmodes; a++) {
-			json_t *t = trial_json(&agg[a], arm_label(o, a), b, c->seq++, &c->ci.plan,
-					       c->time_key);
-
-			json_object_set_new(t, "windows", win[a]);
-			json_array_append_new(c->trials, t);
-			progress_line(&c->prog, &agg[a], arm_label(o, a), b, c->plan.blocks,
-				      &c->ci.plan);
-		}
-	}
-	if (c->plan.rounds_cut) { /* the schedule as planned, and what the budget left */
-		json_t *ts = json_object_get(c->run, "timing_schedule");
-
-		json_object_set_new(ts, "rounds_cut", json_true());
-		json_object_set_new(ts, "rounds_last_block", json_integer(c->plan.rounds_per_block));
-	}
-	trial_session_close(&s);
-	dut_keep_programs(&c->dut, false);
-	if (pinned)
-		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);
-	c->env.settle_us = 0;
 	if (e == -EINTR || run_stopped())
 		return -EINTR;
 	if (e) {

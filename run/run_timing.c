@@ -288,7 +288,10 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 
 	memset(p, 0, sizeof(*p));
 	p->alternating = true;
-	p->blocks = o->reps;
+	/* the blocks in segments of equal size, at least --reps of them */
+	p->segments = o->segments > 0 ? o->segments : 1;
+	p->blocks_per_segment = (o->reps + p->segments - 1) / p->segments;
+	p->blocks = p->segments * p->blocks_per_segment;
 	p->target_halfwidth = o->target_halfwidth;
 	p->budget_s = o->timing_budget_s;
 	e = measure_slots(o, s, nz, cpu, pkts, why, whylen);
@@ -364,10 +367,12 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	/* pairs: what the target needs, capped by the budget; whole counterbalanced pairs of
 	 * rounds */
 	{
-		/* 2: a margin for what back-to-back windows do not show (the attaches between
-		 * the alternation's windows widen its pairs' spread by 10-35% here) and for the
-		 * noise changing after its measurement (1.5 s of it) */
-		double need = 2.0 * pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
+		/* no margin: what back-to-back windows do not show (the attaches between the
+		 * alternation's windows widen its pairs' spread) and the noise changing after
+		 * its measurement are what the stopping rule sees and adds segments for
+		 * (run_segments.h); a margin here (2 before it) only spent the budget before the
+		 * rule could look */
+		double need = pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
 		double cap = p->budget_s * 1000 / per_pair;
 		double pairs = need < cap ? need : cap;
 		int rounds = (int)ceil(pairs / bw);
@@ -414,6 +419,8 @@ json_t *timing_plan_json(const struct timing_plan *p)
 			    ? json_integer(p->junction_arm) : json_null());
 	json_object_set_new(j, "blocks", json_integer(p->blocks));
 	json_object_set_new(j, "rounds_per_block", json_integer(p->rounds_per_block));
+	json_object_set_new(j, "segments", json_integer(p->segments));
+	json_object_set_new(j, "blocks_per_segment", json_integer(p->blocks_per_segment));
 	json_object_set_new(j, "pairs_for_target", json_integer(p->pairs_for_target));
 	json_object_set_new(j, "pair_lag_ms", json_real(p->pair_lag_ms));
 	json_object_set_new(j, "pair_sd", json_real(p->pair_sd));

@@ -15,7 +15,7 @@
  * 2. Schedule: for each window length L and W windows per attach (1, 2, 4, 8) the
  *    variance of a round's paired estimate from the semivariogram D^2 / 2 (pairs tau
  *    apart, windows of one attach covarying), times the round's time: the least wins.
- *    Rounds: what the target half-width needs (x 2), at most what the budget holds, in
+ *    Rounds: what the target half-width needs as predicted, at most what the budget holds, in
  *    blocks (the repetitions), in counterbalanced pairs (a shuffled order, then its
  *    reverse), the arm slowest to attach (not of the A/A pair) where the two meet.
  * 3. Each block gives one trial per arm: the sums over that arm's windows in the block,
@@ -74,7 +74,10 @@ struct timing_plan {
 	int junction_arm;          /* the arm slowest to attach (not of the A/A pair): last in
 				    * a pair's first round, first in its second, one attach
 				    * for both; -1 none */
-	int blocks;                /* repetitions */
+	int blocks;                /* the blocks planned: segments x blocks_per_segment, at
+				    * least --reps (the stopping rule may add segments) */
+	int segments;              /* segments planned (--segments) */
+	int blocks_per_segment;
 	int rounds_per_block;      /* even: counterbalanced pairs of rounds (the last blocks
 				    * may have fewer: rounds_cut) */
 	bool rounds_cut;           /* the budget ran short: later blocks had fewer rounds */

@@ -31,6 +31,8 @@ struct topology_defaults {
 					  * this machine's) */
 #define TOPOLOGY_GUEST_KERNEL (1u << 1)  /* --guest-kernel on the host engine */
 #define TOPOLOGY_NETKIT (1u << 3)        /* the netkit mode (a netkit pair beside the DUT) */
+#define TOPOLOGY_REBUILD (1u << 4)       /* the alternating pass's segments build the
+					  * topology anew (down, up, the DUT opened again) */
 
 /* One topology. The callbacks get the run as it stands (run_ctx.h); NULL: nothing to do. */
 struct topology_desc {

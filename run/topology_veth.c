@@ -131,7 +131,7 @@ const struct topology_desc topology_veth = {
 	/* instructions per packet repeat to a few parts per million, so small windows do;
 	 * about 3 minutes for tc, xdpdrv and an A/A arm here */
 	.icount = { .packets = 20000, .reps = 11 },
-	.allows = TOPOLOGY_THREADED_NAPI,
+	.allows = TOPOLOGY_THREADED_NAPI | TOPOLOGY_REBUILD,
 	.icount_inside = true,
 	.doctor_item = "xdp_native_veth",
 	.dut_open = veth_dut_open,

@@ -204,7 +204,7 @@ static void test_alternating_windows(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-test-XXXXXX", cmd[700], path[600], prefix[16];
 	json_t *run, *ts, *nz, *t, *d;
-	long long wp, rounds, per_visit, blocks, timing = 0;
+	long long wp, rounds, per_visit, blocks, st_blocks, timing = 0;
 	size_t i;
 	int st;
 
@@ -234,7 +234,16 @@ static void test_alternating_windows(void **state)
 	       "%lld rounds; noise: %.0f slots, pair spread %.2f%%\n", num(ts, "window_ms"), wp,
 	       per_visit, blocks, rounds, num(nz, "slots"), 100 * num(ts, "pair_sd"));
 	assert_true(wp >= 100);
+	/* 6 blocks planned in the default 6 segments, the topology built anew before each;
+	 * the stopping rule may add segments of one block while the budget holds */
 	assert_int_equal(blocks, 6);
+	assert_int_equal((long long)num(ts, "segments"), 6);
+	assert_true(json_is_true(json_object_get(ts, "rebuilt_per_segment")));
+	st_blocks = (long long)num(json_object_get(ts, "stop"), "blocks");
+	printf("# stop: %s after %lld blocks\n", json_string_value(json_object_get(
+	       json_object_get(ts, "stop"), "reason")), st_blocks);
+	assert_true(st_blocks >= blocks);
+	blocks = st_blocks;
 	assert_true(rounds >= 2 && rounds % 2 == 0);
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
 		json_t *w = json_object_get(t, "windows");
@@ -259,6 +268,8 @@ static void test_alternating_windows(void **state)
 		}
 		/* the trial is its windows' sum */
 		assert_true(json_is_true(json_object_get(t, "valid")));
+		/* one block per segment here: its segment is its block */
+		assert_int_equal((long long)num(t, "segment"), (long long)num(t, "rep"));
 		assert_true(num(t, "pkts_at_dut") == pkts);
 		assert_true(num(t, "sent") == pkts);
 		assert_true(num(t, "dropped") == pkts);
@@ -282,6 +293,10 @@ static void test_alternating_windows(void **state)
 			    num(d, "rel_delta") < num(d, "ci95_hi"));
 		assert_true(json_is_number(json_object_get(d, "independent_ci95_lo")));
 		assert_true(num(d, "ci_coverage") >= 0.95);
+		/* the segments' spread and the next run's interval, around the estimate */
+		assert_int_equal((long long)num(d, "segments"), blocks);
+		assert_true(num(d, "next_run_lo") < num(d, "rel_delta") &&
+			    num(d, "rel_delta") < num(d, "next_run_hi"));
 	}
 	/* the kept programs and the clsact qdisc went with the run: nothing of it is left */
 	assert_int_equal(count_leftovers(prefix), 0);
