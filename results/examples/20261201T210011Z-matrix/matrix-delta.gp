@@ -1,7 +1,7 @@
 # xdptc matrix: each mode's delta against tc per guest kernel
 set terminal svg size 900,500 noenhanced
 set output 'matrix-delta.svg'
-set title 'xdpdrv against tc (guest instructions per packet; intervals: at least 95%)'
+set title 'xdpdrv against tc (retired guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
 set xlabel 'guest kernel' offset 0,-1
 set bmargin 5
@@ -33,7 +33,7 @@ set output 'matrix-delta-retired.png'
 replot
 set terminal svg size 900,500 noenhanced
 set output 'matrix-delta-veth-udp.svg'
-set title 'veth-udp: each mode against tc (guest instructions per packet; intervals: at least 95%)'
+set title 'veth-udp: each mode against tc (retired guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
 set xlabel 'guest kernel' offset 0,-1
 set bmargin 5
@@ -49,7 +49,7 @@ set output 'matrix-delta-veth-udp.png'
 replot
 set terminal svg size 900,500 noenhanced
 set output 'matrix-delta-veth-xdp-live.svg'
-set title 'veth-xdp-live: each mode against tc (guest instructions per packet; intervals: at least 95%)'
+set title 'veth-xdp-live: each mode against tc (retired guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
 set xlabel 'guest kernel' offset 0,-1
 set bmargin 5
@@ -65,7 +65,7 @@ set output 'matrix-delta-veth-xdp-live.png'
 replot
 set terminal svg size 900,500 noenhanced
 set output 'matrix-delta-virtio.svg'
-set title 'virtio: each mode against tc (guest instructions per packet; intervals: at least 95%)'
+set title 'virtio: each mode against tc (retired guest instructions per packet; intervals: at least 95%)'
 set ylabel 'delta against tc, percent'
 set xlabel 'guest kernel' offset 0,-1
 set bmargin 5
