@@ -238,6 +238,22 @@ static double xdpdrv_delta(json_t *m, const char *kernel, const char *exp)
 	return NAN;
 }
 
+/* Did any arm of @kernel's @exp in @m run its timing windows in more than one
+ * page-clearing regime (summary.modes[].page_regime_windows)? A window that cleared a
+ * page per packet where the others did not moves the retired count too (allocating
+ * fresh pages retires instructions: 6.1 veth-xdp-live xdpdrv 711.75 against 2625.9 in
+ * two windows of one run here), and with 2 repetitions the median with it. */
+static bool regime_flipped(json_t *m, const char *kernel, const char *exp)
+{
+	json_t *e = entry(m, kernel, exp), *mode;
+	size_t i;
+
+	json_array_foreach(json_object_get(e, "modes"), i, mode)
+		if (json_object_size(json_object_get(mode, "page_regime_windows")) > 1)
+			return true;
+	return false;
+}
+
 static int xdptc_err(const char *args, char *out, size_t len)
 {
 	return run_xdptc_err(xdptc, args, out, len);
@@ -309,7 +325,14 @@ static void test_cells_run_apart_and_merge(void **state)
 		 * the effects (+18%, -70%) */
 		printf("# 6.1 %s: xdpdrv vs tc, retired, %+.3f%% one machine, %+.3f%% merged cells\n",
 		       exps[x], 100 * a, 100 * b);
-		assert_true(fabs(a - b) < 0.005);
+		if (regime_flipped(one_machine, "6.1", exps[x]) ||
+		    regime_flipped(merged, "6.1", exps[x]))
+			/* the runs measured different work, and said so (page_regime_windows):
+			 * the merge carried each cell's figures as they were */
+			printf("# 6.1 %s: a window in another page-clearing regime; the two runs "
+			       "are not compared\n", exps[x]);
+		else
+			assert_true(fabs(a - b) < 0.005);
 		assert_string_equal(json_string_value(json_object_get(entry(merged, "6.1", exps[x]),
 								      "status")), "ok");
 	}
