@@ -77,7 +77,7 @@ static void test_arms_in_different_regimes(void **state)
 	assert_string_equal(json_string_value(json_object_get(mode_of(s, "xdpdrv"), "page_regime")), "none");
 	assert_true(page_regime_sentence(json_object_get(s, "modes"), buf, sizeof(buf)));
 	assert_non_null(strstr(md, "**Page clearing**: tc cleared a page for every packet"));
-	assert_non_null(strstr(md, "compare the retired count"));
+	assert_non_null(strstr(md, "compare figures of windows in one regime"));
 	assert_non_null(strstr(md, "| page clearing regime (pages cleared per packet; windows by regime) | every packet (1.00) |"));
 	free(md);
 	json_decref(run);
