@@ -172,9 +172,9 @@ bool page_regime_sentence(const json_t *modes, char *buf, size_t len)
 	snprintf(buf + n, len - n, ": the arms%s ran in different regimes, and each page "
 				   "cleared adds 4,096 rep iterations to the every-iteration "
 				   "counts (guest_instructions_per_pkt, window_instructions_per_pkt) "
-				   "and, with the fresh page's allocation, retired instructions too "
-				   "(a page per packet can multiply an XDP drop's retired count: "
-				   "docs/engines.md); compare figures of windows in one regime, and "
+				   "and, with the fresh page's allocation, perhaps retired "
+				   "instructions too (not settled: docs/engines.md); compare figures "
+				   "of windows in one regime, and "
 				   "the retired count before the every-iteration one, which moves "
 				   "more.",
 		 windows ? " or their windows" : "");
