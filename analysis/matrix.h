@@ -50,14 +50,6 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
  * mechanism counts per packet. Returns 0 or -EIO. */
 int matrix_write_md(const json_t *matrix, FILE *out);
 
-/* matrix_write_plot - the plots of the deltas against the kernel: matrix-delta (xdpdrv
- * against tc, a line per experiment) and matrix-delta-EXPERIMENT (xdpdrv, xdpgeneric
- * and tcx against tc), each .svg and .png, from a data file per experiment and mode
- * (matrix-delta-EXPERIMENT-MODE.dat: index, kernel, delta, low, high in percent) and one
- * gnuplot script (matrix-delta.gp), all in @dir. Returns the number of points of the
- * first plot, or -errno. */
-int matrix_write_plot(const json_t *matrix, const char *dir);
-
 /* matrix_write_files - matrix.md and the delta plots (gnuplot) into @dir from matrix.json
  * @matrix. Returns 0, or 1 when matrix.md cannot be written (said on stderr; a plot that
  * gnuplot cannot draw is said and left out). */
