@@ -6,8 +6,8 @@
  * --duration`, a separate process the run knows nothing about. The mechanism must show
  * as on the virtio topology: tc builds one skb per packet and enters the stack, xdpdrv
  * builds none (virtio-net runs XDP before it builds the skb); every trial measured its
- * offered rate; xdpdrv's CPU time per packet against tc's has the sign of the committed
- * `make run-virtio` example on the same guest kernel; the counts come from fentry
+ * offered rate; xdpdrv's CPU time per packet against tc's agrees, within the two
+ * intervals, with the committed `make run-virtio` example on the same guest kernel; the counts come from fentry
  * (--counters fentry,tracepoint: what a kernel without kprobes gives). With
  * XDPTC_KEEP_RUN=DIR the run's
  * directory is copied there (the committed example of the dev topology is one).
@@ -90,8 +90,13 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-/* The sign of xdpdrv's cpu_ns_per_pkt against tc's in run.json @run (0: none). */
-static int delta_sign(json_t *run)
+/*
+ * The tc -> xdpdrv delta of cpu_ns_per_pkt in a run's summary, or NULL.
+ * Under TCG at 10 kpps its sign is noise (the committed example's interval,
+ * -7.6% .. +0.3%, holds zero; one CI run gave +3.1%), so the test asks that
+ * two runs agree within their intervals, not that their signs match.
+ */
+static json_t *cpu_delta(json_t *run)
 {
 	json_t *d;
 	size_t i;
@@ -99,13 +104,9 @@ static int delta_sign(json_t *run)
 	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d)
 		if (!strcmp(json_string_value(json_object_get(d, "metric")), "cpu_ns_per_pkt") &&
 		    !strcmp(json_string_value(json_object_get(d, "a")), "tc") &&
-		    !strcmp(json_string_value(json_object_get(d, "b")), "xdpdrv")) {
-			double v = num(d, "rel_delta");
-
-			printf("# xdpdrv vs tc: %+.1f%% cpu_ns_per_pkt\n", 100 * v);
-			return v < 0 ? -1 : v > 0 ? 1 : 0;
-		}
-	return 0;
+		    !strcmp(json_string_value(json_object_get(d, "b")), "xdpdrv"))
+			return d;
+	return NULL;
 }
 
 static void test_dev_on_the_guests_virtio_net(void **state)
@@ -206,7 +207,7 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 	assert_true(num(xdp, "skbs_built_per_pkt") < 0.01);
 	assert_true(num(tc, "stack_entries_per_pkt") >= 0.99);
 	assert_true(num(xdp, "stack_entries_per_pkt") <= 0.01);
-	/* the sign of `make run-virtio`'s delta on the same guest kernel */
+	/* `make run-virtio`'s delta on the same guest kernel, within the intervals */
 	ex = json_load_file(VIRTIO_EXAMPLE, 0, &je);
 	assert_non_null(ex);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(ex, "guest"),
@@ -214,10 +215,18 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 			    json_string_value(json_object_get(json_object_get(run, "machine"),
 							      "kernel_release")));
 	{
-		int here = delta_sign(run), there = delta_sign(ex);
+		json_t *here = cpu_delta(run), *there = cpu_delta(ex);
 
-		assert_int_not_equal(here, 0);
-		assert_int_equal(here, there);
+		assert_non_null(here);
+		assert_non_null(there);
+		printf("# xdpdrv vs tc, cpu_ns_per_pkt: this run %+.1f%% [%+.1f%%, %+.1f%%], "
+		       "the example %+.1f%% [%+.1f%%, %+.1f%%]\n",
+		       100 * num(here, "rel_delta"), 100 * num(here, "ci95_lo"),
+		       100 * num(here, "ci95_hi"), 100 * num(there, "rel_delta"),
+		       100 * num(there, "ci95_lo"), 100 * num(there, "ci95_hi"));
+		/* the two intervals overlap: this run does not contradict the example */
+		assert_true(num(here, "ci95_lo") <= num(there, "ci95_hi"));
+		assert_true(num(there, "ci95_lo") <= num(here, "ci95_hi"));
 	}
 	json_decref(ex);
 	json_decref(run);
