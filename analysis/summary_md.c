@@ -53,8 +53,10 @@ static void header_time_source(const struct render_ctx *rc)
 			summary_time_metric(run),
 			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
 				"eth0) and ksoftirqd"
-			      : "guest CPU time in ns of the sender thread (which runs the veth "
-				"receive softirq) + ksoftirqd/NAPI threads",
+			: json_is_string(json_object_get(run, "timed"))
+				? json_string_value(json_object_get(run, "timed"))
+				: "guest CPU time in ns of the sender thread (which runs the veth "
+				  "receive softirq) + ksoftirqd/NAPI threads",
 			timing_words);
 	} else if (json_is_object(json_object_get(run, "device"))) { /* traffic from outside */
 		const json_t *dev = json_object_get(run, "device");

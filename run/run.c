@@ -226,6 +226,8 @@ static void run_json_head(struct run_ctx *c)
 	json_object_set_new(run, "topology", json_string(o->topology));
 	if (topology_find(o->topology)->sender_skb_apart)
 		json_object_set_new(run, "sender_skb_apart", json_true());
+	if (topology_find(o->topology)->timed)
+		json_object_set_new(run, "timed", json_string(topology_find(o->topology)->timed));
 	json_object_set_new(run, "machine", machine_json());
 	json_object_set_new(run, "time_metric", json_string(c->time_key));
 	json_object_set_new(run, "engine", engine_json(o, c->icount_dut ? &c->topo : NULL));

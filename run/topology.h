@@ -68,6 +68,10 @@ struct topology_desc {
 				* kernel and its NIC frees it, apart from the skb the DUT
 				* receives (nic: one more skb built per packet, in every
 				* mode); run.json's sender_skb_apart */
+	const char *timed;   /* what the time per packet counts, a phrase for summary.md's
+			      * "Time:" line (run.json's "timed"), or NULL: the sender
+			      * thread, which runs the veth receive softirq, and the
+			      * softirq/NAPI threads */
 	const char *icount_as; /* under the icount engine the run is this topology's
 				* instead (virtio: nic, whose count does not follow the
 				* host), or NULL */

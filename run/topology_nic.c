@@ -49,6 +49,9 @@ const struct topology_desc topology_nic = {
 	.icount_inside = true,
 	.icount_feed = "hub",
 	.sender_skb_apart = true,
+	.timed = "guest CPU time in ns of the sender thread + ksoftirqd/NAPI threads (the "
+		 "DUT's virtio-net receive path runs in the interrupts and softirqs that follow "
+		 "the sender's e1000 transmits, on the guest's one CPU)",
 	.dut_open = nic_dut_open,
 	.trial_env = nic_trial_env,
 };
