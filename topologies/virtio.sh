@@ -75,6 +75,11 @@ KEEP_MODULES="e1000e vmxnet3 8139cp 8139too pcnet32 tulip ne2k-pci e100 igb"
 # hub with the DUT: its transmit runs inside the guest's own register write, so every
 # frame reaches the DUT at a point of the guest's instruction stream, not the host's
 SND_MAC=52:54:00:d7:c0:01
+# DUT_NIC: the DUT's qemu device model (the nic topology's --nic, run/nic_models.c; default
+# virtio-net-pci), DUT_MODULES: its driver's modules, added to the initramfs's (each must
+# be in the kernel cache: KEEP_MODULES)
+DUT_NIC=${DUT_NIC:-virtio-net-pci}
+MODULES="$MODULES${DUT_MODULES:+ $DUT_MODULES}"
 
 die() {
 	echo "virtio.sh: $*" >&2
@@ -119,6 +124,10 @@ initramfs() {
 		chmod +x "$work/init"
 		depmod -b "$kdir" "$kver"
 		: > "$work/modules.list"
+		for m in ${DUT_MODULES:-}; do
+			modprobe -d "$kdir" -S "$kver" --show-depends "$m" >/dev/null 2>&1 ||
+				die "the guest kernel $kver has no module $m (the DUT's driver; kept in the cache: $KEEP_MODULES)"
+		done
 		for m in $MODULES; do
 			modprobe -d "$kdir" -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
 		done | awk '!seen[$0]++' | while read -r ko; do
@@ -268,7 +277,11 @@ up() {
 	ip -n "$ns" neigh replace "$GUEST_ADDR" lladdr "$GUEST_MAC" dev "$tap" nud permanent
 	tapmac=$(ip -n "$ns" -br link show dev "$tap" | awk '{print $3}')
 
-	dut_device="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off"
+	if [ "$DUT_NIC" = virtio-net-pci ]; then
+		dut_device="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off"
+	else
+		dut_device="$DUT_NIC,netdev=n0,mac=$GUEST_MAC"
+	fi
 	if [ "${FEED:-tap}" = hub ]; then
 		net_args="-netdev hubport,id=n0,hubid=0 -device $dut_device -netdev hubport,id=n1,hubid=0 -device e1000,netdev=n1,mac=$SND_MAC"
 		nic_cmdline="xdptc.nicpair=$GUEST_MAC,$SND_MAC"
