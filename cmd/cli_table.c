@@ -9,6 +9,7 @@
 
 #include "drop_prog.h"
 #include "metrics.h"
+#include "topologies.h"
 
 #define CLI_MAX_OPTS 48
 #define WRAP_WIDTH 79
@@ -297,21 +298,27 @@ void cli_man(FILE *f)
 		   ".TH XDPTC 8 \"\" \"xdptc\" \"xdptc manual\"\n"
 		   ".SH NAME\nxdptc \\- the kernel's work per dropped packet at native XDP "
 		   "versus TC ingress, measured\n"
-		   ".SH SYNOPSIS\n.B xdptc\n.I COMMAND\n.RI [ OPTIONS ]\n.br\n"
-		   ".B make run\\-veth\n.RI [ VARIABLE = VALUE ...]\n.br\n"
-		   ".B make run\\-virtio\n.RI [ VARIABLE = VALUE ...]\n.br\n"
-		   ".B make matrix\n.RI [ VARIABLE = VALUE ...]\n"
-		   ".SH DESCRIPTION\n");
+		   ".SH SYNOPSIS\n.B xdptc\n.I COMMAND\n.RI [ OPTIONS ]\n.br\n");
+	/* a make target per topology (the Makefile's run-NAME), from the topology table */
+	for (int i = 0; topologies[i]; i++)
+		fprintf(f, ".B make run\\-%s\n.RI [ VARIABLE = VALUE ...]\n.br\n",
+			topologies[i]->name);
+	fprintf(f, ".B make matrix\n.RI [ VARIABLE = VALUE ...]\n.SH DESCRIPTION\n");
 	man_text(f, "xdptc measures how much work the kernel does when identical UDP-drop "
 		    "logic runs at native XDP (xdpdrv) versus TC ingress (clsact, "
 		    "direct-action; or tcx), and why: skbs built and freed, stack entries, CPU "
 		    "time per packet, BPF program time, perf events. It builds its own "
-		    "topologies (a veth pair between two network namespaces, or a qemu "
-		    "guest's virtio-net NIC fed by a host tap), named xdptc-XXXXXX with "
-		    "addresses from 198.18.0.0/15, and removes them on success, error and "
-		    "Ctrl-C. It attaches only to devices it made or that you name, and "
-		    "detaches only what it can prove is its own.\n"
-		    "Deltas are compared within one run (the modes interleaved in a shuffled "
+		    "topologies, named xdptc-XXXXXX with addresses from 198.18.0.0/15, and "
+		    "removes them on success, error and Ctrl-C. It attaches only to devices it "
+		    "made or that you name, and detaches only what it can prove is its own.",
+		 ".PP");
+	fprintf(f, ".PP\nThe topologies (\\fB\\-\\-topology\\fR, \\fBmake run\\-\\fINAME\\fR):\n");
+	for (int i = 0; topologies[i]; i++) {
+		fprintf(f, ".TP\n.B %s\n", topologies[i]->name);
+		man_text(f, topologies[i]->help, ".PP");
+	}
+	fprintf(f, ".PP\n");
+	man_text(f, "Deltas are compared within one run (the modes interleaved in a shuffled "
 		    "order in every repetition), never absolute figures across runs or "
 		    "machines.", ".PP");
 	fprintf(f, ".SH COMMANDS\n");
