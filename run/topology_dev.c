@@ -23,6 +23,7 @@
 #include "cpu_time.h"
 #include "dev_report.h"
 #include "dut_local.h"
+#include "mode_refuse.h"
 #include "run_ctx.h"
 #include "rx_time.h"
 
@@ -59,63 +60,12 @@ static int dev_preflight(const struct run_opts *o)
 	return -1;
 }
 
-/* xdpdrv taken out of the run, with @why (the kernel's reason), the other modes kept.
- * Returns 0, or -1 when no mode is left (said why). */
-static int dev_xdpdrv_refuse(struct run_ctx *c, const char *why)
-{
-	struct run_opts *o = &c->o;
-	int n = 0, aa = -1;
-
-	fprintf(stderr, "xdptc: xdpdrv refused on %s: the kernel says %s; the other modes run\n",
-		o->dev, why);
-	json_array_append_new(dev_refused, json_pack("{s:s, s:s}", "mode", "xdpdrv", "reason",
-						     why));
-	for (int i = 0; i < o->nmodes; i++) {
-		if (o->modes[i] == MODE_XDPDRV)
-			continue;
-		if (i == o->aa_arm)
-			aa = n;
-		o->modes[n++] = o->modes[i];
-	}
-	if (!n || (n == 1 && aa == 0)) {
-		snprintf(c->why, sizeof(c->why), "no mode is left to measure on %s", o->dev);
-		fprintf(stderr, "xdptc: %s\n", c->why);
-		return -1;
-	}
-	o->nmodes = n;
-	o->aa_arm = aa;
-	return 0;
-}
-
-/* The modes the device cannot run, taken out of the run with the kernel's reason: xdpdrv
- * where the driver announces no native XDP (netdev xdp-features); where the kernel cannot
- * say (before Linux 6.3), an xdpdrv attach is tried and detached, and its refusal is the
- * reason. Returns 0 or -1 (said why). */
+/* The modes the device cannot run, taken out of the run with the kernel's reason
+ * (mode_refuse.h). Returns 0 or -1 (said why). */
 static int dev_modes_refuse(struct run_ctx *c)
 {
-	const json_t *native = json_object_get(dev_info, "xdp_native");
-	bool has = false;
-
 	dev_refused = json_array();
-	for (int i = 0; i < c->o.nmodes; i++)
-		has |= c->o.modes[i] == MODE_XDPDRV;
-	if (!has || json_is_true(native))
-		return 0;
-	if (json_is_false(native)) {
-		const char *why = json_string_value(json_object_get(dev_info, "xdp_native_reason"));
-
-		return dev_xdpdrv_refuse(c, why ? why : "its driver has no native XDP");
-	}
-	{
-		char err[256] = "", km[16];
-		uint32_t id;
-
-		if (!dut_attach(&c->dut, MODE_XDPDRV, c->o.port, &id, km, err, sizeof(err))) {
-			dut_detach(&c->dut);
-			return 0;
-		}
-		return dev_xdpdrv_refuse(c, err[0] ? err : "an xdpdrv attach was refused");
-	}
+	return mode_refuse_xdpdrv(c, c->o.dev, dev_info, dev_refused);
 }
 
 /* The DUT is the device, on this machine; what it is and carries said before any

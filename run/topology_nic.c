@@ -13,17 +13,51 @@
  * writes it into the receive ring and raises its interrupt there: every frame arrives at
  * a point of the guest's instruction stream, whatever the host does.
  */
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cpu_time.h"
+#include "dev_report.h"
 #include "dut_local.h"
+#include "mode_refuse.h"
 #include "run_ctx.h"
 
-/* The DUT is the NIC in its namespace, in this (guest) machine. */
+/* The DUT NIC's report (dev_report.h: its driver, whether it runs XDP natively), read
+ * once the topology is up, and the modes refused on it: run.json's "dut_nic" and
+ * "modes_refused" */
+static json_t *nic_info, *nic_refused;
+
+/* The DUT is the NIC in its namespace, in this (guest) machine; xdpdrv is refused, with
+ * the kernel's reason, where its driver has no native XDP (the other modes run). */
 static int nic_dut_open(struct run_ctx *c)
 {
+	const char *drv;
+	char err[512];
+	int e = 0;
+
+	json_decref(nic_info); /* a sweep's earlier run's */
+	json_decref(nic_refused);
+	nic_refused = json_array();
+	nic_info = dev_report(c->topo.dut_ns, c->topo.dut_dev, &e, err, sizeof(err));
+	if (!nic_info) {
+		fprintf(stderr, "xdptc: %s\n", err);
+		return -1;
+	}
+	drv = json_string_value(json_object_get(nic_info, "driver"));
+	fprintf(stderr, "xdptc: the DUT NIC %s: driver %s\n", c->topo.dut_dev,
+		drv ? drv : "unknown");
 	dut_local_init(&c->dut, c->topo.dut_ns, c->topo.dut_dev);
-	return 0;
+	return mode_refuse_xdpdrv(c, c->topo.dut_dev, nic_info, nic_refused);
+}
+
+/* run.json's "dut_nic" (the DUT NIC's report: "device" would say the traffic came from
+ * outside, as on the dev topology) and "modes_refused" */
+static void nic_json_describe(struct run_ctx *c, json_t *run)
+{
+	(void)c;
+	json_object_set_new(run, "dut_nic", nic_info ? json_incref(nic_info) : json_null());
+	json_object_set_new(run, "modes_refused", nic_refused ? json_incref(nic_refused)
+							     : json_array());
 }
 
 /* The receive path runs where the sender's transmit raised the DUT's interrupt: on the
@@ -54,4 +88,5 @@ const struct topology_desc topology_nic = {
 		 "the sender's e1000 transmits, on the guest's one CPU)",
 	.dut_open = nic_dut_open,
 	.trial_env = nic_trial_env,
+	.json_describe = nic_json_describe,
 };
