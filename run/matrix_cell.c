@@ -455,15 +455,108 @@ static int merge_load(const struct matrix *m, json_t **given)
 	return matrix_split_builds(given, m->nmerge);
 }
 
+/* Do the cells @first and @c not belong together (another xdptc, another qemu, other
+ * settings)? Said why on stderr. */
+static bool merge_mixed(const json_t *first, const json_t *c)
+{
+	static const char *const same[] = { "xdptc", "qemu" };
+	static const char *const what[] = { "xdptc versions", "qemu versions" };
+	const char *k;
+	char a[96], b[96];
+
+	for (int s = 0; s < 2; s++)
+		if (strcmp(json_str_of(c, same[s], ""), json_str_of(first, same[s], ""))) {
+			fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s come "
+					"from different %s (%s; %s): their instructions "
+					"are not comparable\n",
+				json_str_of(first, "cell", ""), json_str_of(c, "cell", ""),
+				what[s], json_str_of(first, same[s], ""),
+				json_str_of(c, same[s], ""));
+			return true;
+		}
+	k = key_differs(json_object_get(first, "settings"), json_object_get(c, "settings"));
+	if (!k)
+		return false;
+	val_text(json_object_get(json_object_get(first, "settings"), k), a, sizeof(a));
+	val_text(json_object_get(json_object_get(c, "settings"), k), b, sizeof(b));
+	fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s were run with "
+			"different settings: %s %s and %s\n",
+		json_str_of(first, "cell", ""), json_str_of(c, "cell", ""), k, a, b);
+	return true;
+}
+
+/* The cell @c of directory @dir is the cell @had of @had_dir again (the same cell and
+ * boot): 0 when their results are the same (taken once, said), else -1 (said). */
+static int merge_dup(const json_t *had, const char *had_dir, const json_t *c, const char *dir)
+{
+	json_t *a = cell_results(had_dir, had), *b = cell_results(dir, c);
+	bool same = a && b && json_equal(a, b);
+
+	json_decref(a);
+	json_decref(b);
+	if (!same) {
+		fprintf(stderr, "xdptc matrix: --merge: the cell %s (boot %lld) is given "
+				"twice with different results (%s and %s)\n",
+			json_str_of(c, "cell", ""),
+			(long long)json_integer_value(json_object_get(c, "boot")), had_dir, dir);
+		return -1;
+	}
+	fprintf(stderr, "xdptc matrix: --merge: %s is %s again, with the same results: "
+			"taken once\n", dir, had_dir);
+	return 0;
+}
+
+/* The merge's OUT/<stamp>-matrix with its runs/, profiles/ and logs/ in m->dir.
+ * Returns 0, or -1 (said why). */
+static int merge_dirs(struct matrix *m)
+{
+	char stamp[32], sub[PATH_MAX + 16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(m->dir, sizeof(m->dir), "%s/%s-matrix", m->out_dir, stamp);
+	if ((mkdir(m->out_dir, 0755) && errno != EEXIST) || mkdir(m->dir, 0755)) {
+		fprintf(stderr, "xdptc matrix: cannot create %s: %s\n", m->dir, strerror(errno));
+		return -1;
+	}
+	for (const char *s = "runs"; s; s = !strcmp(s, "runs") ? "profiles" : !strcmp(s, "profiles") ? "logs" : NULL) {
+		snprintf(sub, sizeof(sub), "%s/%s", m->dir, s);
+		mkdir(sub, 0755);
+	}
+	return 0;
+}
+
+/* The cell @c of directory @src copied into m->dir as runs/KERNEL-EXPERIMENT[-bootN],
+ * that name into @rel (@len bytes), its cell.json as named here. Returns 0, or -1
+ * (said). */
+static int merge_copy(const struct matrix *m, const json_t *c, const char *src, char *rel,
+		      size_t len)
+{
+	char cmd[PATH_MAX * 3];
+	long long boot = json_integer_value(json_object_get(c, "boot"));
+
+	snprintf(rel, len, "runs/%s-%s", json_str_of(c, "kernel_spec", ""),
+		 json_str_of(c, "experiment", ""));
+	if (boot > 1)
+		snprintf(rel + strlen(rel), len - strlen(rel), "-boot%lld", boot);
+	snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s/%s'", src, m->dir, rel);
+	if (system(cmd) || (snprintf(cmd, sizeof(cmd), "%s/%s/cell.json", m->dir, rel),
+			    json_dump_file(c, cmd, JSON_INDENT(2)))) {
+		fprintf(stderr, "xdptc matrix: --merge: cannot copy %s\n", src);
+		return -1;
+	}
+	return 0;
+}
+
 int matrix_merge(struct matrix *m)
 {
 	static json_t *cell[MERGE_MAX], *given[MERGE_MAX * 2];
 	static char *rel[MERGE_MAX];
 	const char *src[MERGE_MAX];
-	char stamp[32], sub[PATH_MAX + 16];
+	char sub[PATH_MAX + 16];
 	int n = 0, failed = 0;
-	time_t now = time(NULL);
-	struct tm tm;
 	json_t *j, *ks;
 
 	if (merge_load(m, given))
@@ -472,54 +565,16 @@ int matrix_merge(struct matrix *m)
 		json_t *c = given[i];
 		int dup = -1;
 
-		if (n) {
-			static const char *const same[] = { "xdptc", "qemu" };
-			static const char *const what[] = { "xdptc versions", "qemu versions" };
-			const char *k;
-
-			for (int s = 0; s < 2; s++)
-				if (strcmp(json_str_of(c, same[s], ""), json_str_of(cell[0], same[s], ""))) {
-					fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s come "
-							"from different %s (%s; %s): their instructions "
-							"are not comparable\n",
-						json_str_of(cell[0], "cell", ""), json_str_of(c, "cell", ""),
-						what[s], json_str_of(cell[0], same[s], ""),
-						json_str_of(c, same[s], ""));
-					return 2;
-				}
-			k = key_differs(json_object_get(cell[0], "settings"), json_object_get(c, "settings"));
-			if (k) {
-				char a[96], b[96];
-
-				val_text(json_object_get(json_object_get(cell[0], "settings"), k), a, sizeof(a));
-				val_text(json_object_get(json_object_get(c, "settings"), k), b, sizeof(b));
-				fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s were run with "
-						"different settings: %s %s and %s\n",
-					json_str_of(cell[0], "cell", ""), json_str_of(c, "cell", ""), k, a, b);
-				return 2;
-			}
-		}
+		if (n && merge_mixed(cell[0], c))
+			return 2;
 		for (int d = 0; d < n; d++)
 			if (!strcmp(json_str_of(cell[d], "cell", ""), json_str_of(c, "cell", "")) &&
 			    json_integer_value(json_object_get(cell[d], "boot")) ==
 				    json_integer_value(json_object_get(c, "boot")))
 				dup = d;
 		if (dup >= 0) {
-			json_t *a = cell_results(src[dup], cell[dup]), *b = cell_results(m->merge[i], c);
-			bool same = a && b && json_equal(a, b);
-
-			json_decref(a);
-			json_decref(b);
-			if (!same) {
-				fprintf(stderr, "xdptc matrix: --merge: the cell %s (boot %lld) is given "
-						"twice with different results (%s and %s)\n",
-					json_str_of(c, "cell", ""),
-					(long long)json_integer_value(json_object_get(c, "boot")), src[dup],
-					m->merge[i]);
+			if (merge_dup(cell[dup], src[dup], c, m->merge[i]))
 				return 2;
-			}
-			fprintf(stderr, "xdptc matrix: --merge: %s is %s again, with the same results: "
-					"taken once\n", m->merge[i], src[dup]);
 			json_decref(c);
 			continue;
 		}
@@ -530,36 +585,17 @@ int matrix_merge(struct matrix *m)
 		src[n] = m->merge[i];
 		cell[n++] = c;
 	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(m->dir, sizeof(m->dir), "%s/%s-matrix", m->out_dir, stamp);
-	if ((mkdir(m->out_dir, 0755) && errno != EEXIST) || mkdir(m->dir, 0755)) {
-		fprintf(stderr, "xdptc matrix: cannot create %s: %s\n", m->dir, strerror(errno));
+	if (merge_dirs(m))
 		return 1;
-	}
-	for (const char *s = "runs"; s; s = !strcmp(s, "runs") ? "profiles" : !strcmp(s, "profiles") ? "logs" : NULL) {
-		snprintf(sub, sizeof(sub), "%s/%s", m->dir, s);
-		mkdir(sub, 0755);
-	}
 	ks = json_array();
 	for (int i = 0; i < n; i++) { /* each cell into runs/, as a local matrix keeps it */
-		char cmd[PATH_MAX * 3];
-		long long boot = json_integer_value(json_object_get(cell[i], "boot"));
 		json_t *k;
 		size_t ki;
 		bool have = false;
 
 		rel[i] = malloc(256);
-		snprintf(rel[i], 256, "runs/%s-%s", json_str_of(cell[i], "kernel_spec", ""),
-			 json_str_of(cell[i], "experiment", ""));
-		if (boot > 1)
-			snprintf(rel[i] + strlen(rel[i]), 256 - strlen(rel[i]), "-boot%lld", boot);
-		snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s/%s'", src[i], m->dir, rel[i]);
-		if (system(cmd) || (snprintf(cmd, sizeof(cmd), "%s/%s/cell.json", m->dir, rel[i]),
-				    json_dump_file(cell[i], cmd, JSON_INDENT(2)))) { /* as named here */
-			fprintf(stderr, "xdptc matrix: --merge: cannot copy %s\n", src[i]);
+		if (!rel[i] || merge_copy(m, cell[i], src[i], rel[i], 256))
 			return 1;
-		}
 		json_array_foreach(ks, ki, k)
 			have |= !strcmp(json_str_of(k, "spec", ""), json_str_of(cell[i], "kernel_spec", ""));
 		if (!have)
