@@ -213,8 +213,9 @@ static bool experiments_known(const char *list)
 		size_t n = strcspn(s, ",");
 		bool ok = false;
 
-		for (int x = 0; x < MATRIX_NEXP; x++)
-			ok |= strlen(matrix_exps[x].name) == n && !strncmp(matrix_exps[x].name, s, n);
+		for (int x = 0; x < matrix_nexps; x++)
+			ok |= matrix_exps[x].engine == MATRIX_ICOUNT &&
+			      strlen(matrix_exps[x].name) == n && !strncmp(matrix_exps[x].name, s, n);
 		if (!ok || !n)
 			return false;
 		s += n + (s[n] == ',');
@@ -423,8 +424,8 @@ __attribute__((constructor)) static void matrix_words(void)
 
 	matrix_exp_words(exps, sizeof(exps), false);
 	matrix_exp_words(titled, sizeof(titled), true);
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		if (matrix_exps[x].modes_more)
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].engine == MATRIX_ICOUNT && matrix_exps[x].modes_more)
 			snprintf(more + strlen(more), sizeof(more) - strlen(more), "%s%s adds %s",
 				 *more ? ", " : "", matrix_exps[x].name,
 				 matrix_exps[x].modes_more + (*matrix_exps[x].modes_more == ','));

@@ -27,18 +27,17 @@ int matrix_cell_parse(const char *s, char *kernel, size_t klen, int *exp)
 	const char *c = s ? strchr(s, ':') : NULL;
 
 	if (!c || c == s || (size_t)(c - s) >= klen) {
-		fprintf(stderr, "xdptc matrix: --cell '%s': KERNEL:EXPERIMENT, such as 6.12:veth-udp "
-				"(`xdptc matrix --list` prints them)\n", s ? s : "");
+		fprintf(stderr, "xdptc matrix: --cell '%s': KERNEL:EXPERIMENT, such as 6.12:%s "
+				"(`xdptc matrix --list` prints them)\n", s ? s : "", matrix_exps[0].name);
 		return -1;
 	}
 	snprintf(kernel, klen, "%.*s", (int)(c - s), s);
-	for (int x = 0; x < MATRIX_NEXP + MATRIX_NHOST; x++)
-		if (!strcmp(c + 1, matrix_exps[x].name)) {
-			*exp = x;
-			return 0;
-		}
+	if (matrix_exp_find(c + 1)) {
+		*exp = (int)(matrix_exp_find(c + 1) - matrix_exps);
+		return 0;
+	}
 	fprintf(stderr, "xdptc matrix: --cell '%s': no experiment '%s'; the experiments:", s, c + 1);
-	for (int x = 0; x < MATRIX_NEXP + MATRIX_NHOST; x++)
+	for (int x = 0; x < matrix_nexps; x++)
 		fprintf(stderr, "%s %s", x ? "," : "", matrix_exps[x].name);
 	fprintf(stderr, "\n");
 	return -1;
@@ -156,14 +155,16 @@ int matrix_cell_write(const struct matrix *m, const struct matrix_task *t)
 
 int matrix_cell_main(struct matrix *m)
 {
+	static struct matrix_task tasks[2]; /* its kernel's fetch, its run */
 	struct matrix_kernel *k = &m->k[0];
 	struct matrix_task *t;
 	int x, holder = 0, st;
+	bool host;
 
 	if (matrix_cell_parse(m->cell, k->spec, sizeof(k->spec), &x))
 		return 2;
 	m->nk = 1;
-	if (x < MATRIX_NEXP && matrix_exp_left_out(k, x)) {
+	if (matrix_exp_left_out(k, x)) {
 		fprintf(stderr, "xdptc matrix: --cell %s: left out: %s\n", m->cell, k->exp_reason);
 		return 2;
 	}
@@ -172,12 +173,13 @@ int matrix_cell_main(struct matrix *m)
 			m->out_dir, strerror(errno));
 		return 2;
 	}
-	m->lock_fd = m->held_lock > 0 ? run_lock_inherited(m->held_lock, matrix_exps[x].host)
-		     : matrix_exps[x].host ? run_lock_take(&holder) : run_lock_take_shared(&holder);
+	host = matrix_exps[x].engine == MATRIX_HOST; /* a host run times: nothing beside it */
+	m->lock_fd = m->held_lock > 0 ? run_lock_inherited(m->held_lock, host)
+		     : host ? run_lock_take(&holder) : run_lock_take_shared(&holder);
 	if (m->lock_fd < 0) {
 		fprintf(stderr, "xdptc matrix: another xdptc run (pid %d) is measuring on this "
 				"machine; a cell %s only beside other icount cells\n", holder,
-			matrix_exps[x].host ? "of the host engine runs alone" : "runs");
+			host ? "of the host engine runs alone" : "runs");
 		rmdir(m->out_dir);
 		return 1;
 	}
@@ -186,6 +188,7 @@ int matrix_cell_main(struct matrix *m)
 	m->jobs = 1;
 	m->t0 = now_s();
 	snprintf(m->dir, sizeof(m->dir), "%s", m->out_dir);
+	m->t = tasks;
 	t = &m->t[0]; /* its fetch: the cache's copy when there is one */
 	t->k = 0;
 	t->exp = -1;
@@ -238,10 +241,11 @@ int matrix_list(struct matrix *m)
 	json_t *cells = json_array();
 
 	for (int i = 0; i < m->nk; i++)
-		for (int x = 0; x < MATRIX_NEXP; x++) {
+		for (int x = 0; x < matrix_nexps; x++) {
 			char c[160];
 
-			if (!exp_wanted(m, x) || matrix_exp_left_out(&m->k[i], x))
+			if (matrix_exps[x].engine != MATRIX_ICOUNT || !exp_wanted(m, x) ||
+			    matrix_exp_left_out(&m->k[i], x))
 				continue;
 			snprintf(c, sizeof(c), "%s:%s", m->k[i].spec, matrix_exps[x].name);
 			if (m->list_json)
@@ -272,11 +276,8 @@ static json_t *cell_entry(const char *mdir, const char *rel, const json_t *cell)
 	char dir[PATH_MAX * 2], err[512], name[200];
 	json_t *run = NULL, *e;
 	int boot = (int)json_integer_value(json_object_get(cell, "boot"));
-	const struct matrix_exp *x = NULL;
+	const struct matrix_exp *x = matrix_exp_find(exp);
 
-	for (int i = 0; i < MATRIX_NEXP + MATRIX_NHOST; i++)
-		if (!strcmp(matrix_exps[i].name, exp))
-			x = &matrix_exps[i];
 	snprintf(dir, sizeof(dir), "%s/%s/%s", mdir, rel, json_is_string(rd) ? json_string_value(rd) : "");
 	if (!strcmp(json_str_of(cell, "status", ""), "ok") && json_is_string(rd) &&
 	    report_load(dir, &run, err, sizeof(err)))
@@ -392,7 +393,7 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 
 /* ---- the merge ---- */
 
-#define MERGE_MAX (MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT) + MATRIX_NHOST)
+#define MERGE_MAX (MATRIX_MAX_KERNELS * MATRIX_MAX_EXPS * MATRIX_MAX_REPEAT)
 
 /* The first key of the objects @a and @b whose values differ, or NULL. */
 static const char *key_differs(const json_t *a, const json_t *b)
@@ -506,6 +507,46 @@ static int merge_dup(const json_t *had, const char *had_dir, const json_t *c, co
 	return 0;
 }
 
+/* The rows of matrix.json @j for the cells that no directory of the merge holds: of
+ * each kernel of @ks that was fetched, each icount experiment that some cell of @cell
+ * (@n) measured (or of --experiments), unless the kernel leaves it out. */
+static void merge_missing(const struct matrix *m, json_t *j, const json_t *ks,
+			  json_t *const *cell, int n)
+{
+	const json_t *k;
+	size_t ki;
+
+	json_array_foreach(ks, ki, k) {
+		struct matrix_kernel mk;
+
+		if (strcmp(json_str_of(k, "status", ""), "ok"))
+			continue;
+		memset(&mk, 0, sizeof(mk));
+		snprintf(mk.spec, sizeof(mk.spec), "%s", json_str_of(k, "spec", ""));
+		for (int x = 0; x < matrix_nexps; x++) {
+			const struct matrix_exp *e = &matrix_exps[x];
+			bool have = false, any = m->experiments != NULL; /* else: what some cell
+									  * measured */
+
+			for (int i = 0; i < n && !any; i++)
+				any = !strcmp(json_str_of(cell[i], "experiment", ""), e->name);
+			if (e->engine != MATRIX_ICOUNT || !any || !matrix_exp_wanted(m, x) ||
+			    matrix_exp_left_out(&mk, x))
+				continue;
+			for (int i = 0; i < n; i++)
+				have |= !strcmp(json_str_of(cell[i], "kernel_spec", ""), mk.spec) &&
+					!strcmp(json_str_of(cell[i], "experiment", ""), e->name);
+			if (!have)
+				json_array_append_new(json_object_get(j, "entries"),
+						      json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "kernel",
+								mk.spec, "experiment", e->name, "status",
+								"failed", "reason", "no cell of it was "
+								"given to the merge", "topology",
+								e->topology, "sender", e->sender));
+		}
+	}
+}
+
 /* The merge's OUT/<stamp>-matrix with its runs/, profiles/ and logs/ in m->dir.
  * Returns 0, or -1 (said why). */
 static int merge_dirs(struct matrix *m)
@@ -602,40 +643,7 @@ int matrix_merge(struct matrix *m)
 			json_array_append(ks, json_object_get(cell[i], "kernel"));
 	}
 	j = matrix_json_from_cells(m, rel, n, ks);
-	{ /* a cell of a kernel's that no directory holds: a row with the reason */
-		const json_t *k;
-		size_t ki;
-
-		json_array_foreach(ks, ki, k) {
-			struct matrix_kernel mk;
-
-			if (strcmp(json_str_of(k, "status", ""), "ok"))
-				continue;
-			memset(&mk, 0, sizeof(mk));
-			snprintf(mk.spec, sizeof(mk.spec), "%s", json_str_of(k, "spec", ""));
-			for (int x = 0; x < MATRIX_NEXP; x++) {
-				bool have = false;
-
-				bool any = m->experiments != NULL; /* else: what some cell measured */
-
-				for (int i = 0; i < n && !any; i++)
-					any = !strcmp(json_str_of(cell[i], "experiment", ""), matrix_exps[x].name);
-				if (!any || !matrix_exp_wanted(m, x) || matrix_exp_left_out(&mk, x))
-					continue;
-				for (int i = 0; i < n; i++)
-					have |= !strcmp(json_str_of(cell[i], "kernel_spec", ""), mk.spec) &&
-						!strcmp(json_str_of(cell[i], "experiment", ""), matrix_exps[x].name);
-				if (!have)
-					json_array_append_new(json_object_get(j, "entries"),
-							      json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}",
-									"kernel", mk.spec, "experiment",
-									matrix_exps[x].name, "status", "failed",
-									"reason", "no cell of it was given to the merge",
-									"topology", matrix_exps[x].topology,
-									"sender", matrix_exps[x].sender));
-			}
-		}
-	}
+	merge_missing(m, j, ks, cell, n);
 	{
 		const json_t *e;
 		size_t i;

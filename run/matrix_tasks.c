@@ -89,15 +89,15 @@ bool matrix_exp_left_out(struct matrix_kernel *k, int x)
 	unsigned int major = 0, minor = 0;
 	size_t n = strlen(k->exp_reason);
 
-	if (e->since_major && strstr(k->exp_reason, e->name)) /* said already */
+	if (e->since.major && strstr(k->exp_reason, e->name)) /* said already */
 		return true;
-	if (!e->since_major || sscanf(k->spec, "%u.%u", &major, &minor) != 2 ||
-	    major > (unsigned)e->since_major ||
-	    (major == (unsigned)e->since_major && minor >= (unsigned)e->since_minor))
+	if (!e->since.major || sscanf(k->spec, "%u.%u", &major, &minor) != 2 ||
+	    major > (unsigned)e->since.major ||
+	    (major == (unsigned)e->since.major && minor >= (unsigned)e->since.minor))
 		return false;
 	snprintf(k->exp_reason + n, sizeof(k->exp_reason) - n, "%s%s (Linux %u.%u has no %s; it "
-		 "came in %d.%d)", n ? "; " : "", e->name, major, minor, e->needs, e->since_major,
-		 e->since_minor);
+		 "came in %d.%d)", n ? "; " : "", e->name, major, minor, e->since.needs,
+		 e->since.major, e->since.minor);
 	return true;
 }
 
@@ -138,7 +138,7 @@ static void exec_run(struct matrix *m, const struct matrix_task *t, char num[3][
 	static char modes[96];
 
 	snprintf(modes, sizeof(modes), "%s%s", k->modes, x->modes_more ? x->modes_more : "");
-	if (x->host) /* its own defaults: a host run times, it does not count */
+	if (x->engine == MATRIX_HOST) /* its own defaults: a host run times, it does not count */
 		execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender", x->sender,
 		      "--modes", k->modes, "--out", t->out, "--quiet", "--held-lock", lock,
 		      (char *)NULL);
