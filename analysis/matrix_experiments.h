@@ -22,6 +22,9 @@
  * the size of the merge's arrays of cells, never a count of the rows. */
 #define MATRIX_MAX_EXPS 32
 
+/* The most arguments of its own an experiment adds to its `xdptc run`. */
+#define MATRIX_EXP_ARGS 4
+
 /* Where an experiment runs. */
 enum matrix_engine {
 	MATRIX_ICOUNT, /* `xdptc run --engine icount --guest-kernel VERSION`, on every
@@ -53,6 +56,9 @@ struct matrix_exp {
 	const char *modes_more; /* modes it measures beside the matrix's --modes
 				 * (",netkit"), or NULL; no experiment refuses one of them
 				 * (tcx before 6.6 is the kernel's: matrix_tasks.c) */
+	const char *args[MATRIX_EXP_ARGS]; /* more arguments of its `xdptc run`, after
+					    * the rest (a NIC model's option, issue 39),
+					    * NULL-ended or all given */
 	bool readme;          /* columns of its own in README's table across kernels
 			       * (matrix_table.c; the first row's entries make that table's
 			       * rows and its tcx column) */

@@ -127,32 +127,46 @@ static void read_fetch(struct matrix_kernel *k, const char *path)
 		fclose(f);
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* @na arguments @a after the @n of @av, those that are NULL left out. Returns the
+ * count. */
+static size_t put_args(const char **av, size_t n, const char *const *a, size_t na)
+{
+	for (size_t i = 0; i < na; i++)
+		if (a[i])
+			av[n++] = a[i];
+	return n;
+}
+
 /* The experiment of cell task @t (this process is the cell, m->cell_mode): exec its
- * `xdptc run`, with the run lock @lock handed down and @num the packets, repetitions and
- * count repetitions. Returns only when exec fails. */
+ * `xdptc run`, the row's own arguments last, with the run lock @lock handed down and
+ * @num the packets, repetitions and count repetitions. Returns only when exec fails. */
 static void exec_run(struct matrix *m, const struct matrix_task *t, char num[3][32],
 		     const char *lock)
 {
 	const struct matrix_kernel *k = &m->k[t->k];
 	const struct matrix_exp *x = &matrix_exps[t->exp];
 	static char modes[96];
+	/* the host engine's: its own defaults (a host run times, it does not count) */
+	const char *host[] = { "xdptc", "run", "--topology", x->topology, "--sender", x->sender,
+			       "--modes", k->modes, "--out", t->out, "--quiet", "--held-lock",
+			       lock };
+	const char *icount[] = { "xdptc", "run", "--engine", "icount", "--topology",
+				 x->topology, "--sender", x->sender, "--guest-kernel", k->version,
+				 "--modes", modes, "--packets", num[0], "--reps", num[1],
+				 "--count-reps", num[2], "--profile-packets", m->profile_packets
+				 ? m->profile_packets : MATRIX_PROFILE_PACKETS, "--out", t->out,
+				 "--quiet", "--held-lock", lock, m->seed ? "--seed" : NULL,
+				 m->seed };
+	const char *av[ARRAY_SIZE(icount) + MATRIX_EXP_ARGS + 1];
+	size_t n;
 
 	snprintf(modes, sizeof(modes), "%s%s", k->modes, x->modes_more ? x->modes_more : "");
-	if (x->engine == MATRIX_HOST) /* its own defaults: a host run times, it does not count */
-		execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender", x->sender,
-		      "--modes", k->modes, "--out", t->out, "--quiet", "--held-lock", lock,
-		      (char *)NULL);
-	{
-		const char *av[] = { "xdptc", "run", "--engine", "icount", "--topology",
-				     x->topology, "--sender", x->sender, "--guest-kernel", k->version,
-				     "--modes", modes, "--packets", num[0], "--reps", num[1],
-				     "--count-reps", num[2], "--profile-packets", m->profile_packets
-				     ? m->profile_packets : MATRIX_PROFILE_PACKETS, "--out", t->out,
-				     "--quiet", "--held-lock", lock, m->seed ? "--seed" : NULL,
-				     m->seed, NULL };
-
-		execv(m->self, (char *const *)av);
-	}
+	n = x->engine == MATRIX_HOST ? put_args(av, 0, host, ARRAY_SIZE(host))
+				     : put_args(av, 0, icount, ARRAY_SIZE(icount));
+	av[put_args(av, n, x->args, MATRIX_EXP_ARGS)] = NULL;
+	execv(m->self, (char *const *)av);
 }
 
 /* In the child: exec task @t (a kernel's fetch; an experiment's boot as a cell, `xdptc
