@@ -307,10 +307,30 @@ static json_t *cell_entry(const char *mdir, const char *rel, const json_t *cell)
 	return e;
 }
 
+/* matrix.json's "settings": the first cell's @first (NULL: @m's), with the jobs (none
+ * for a merge) and the boots, @repeat in a merge; the keys in the order matrix.json
+ * always had them. A new reference. */
+static json_t *matrix_settings_json(const struct matrix *m, const json_t *first, int repeat)
+{
+	json_t *set = first ? json_deep_copy(json_object_get(first, "settings")) : cell_settings_json(m);
+	json_t *o;
+
+	json_object_set_new(set, "jobs", m->merge ? json_null() : json_integer(m->jobs));
+	json_object_set_new(set, "repeat", json_integer(m->merge ? repeat : m->repeat));
+	o = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "packets",
+		      json_object_get(set, "packets"), "reps", json_object_get(set, "reps"),
+		      "count_reps", json_object_get(set, "count_reps"), "modes",
+		      json_object_get(set, "modes"), "jobs", json_object_get(set, "jobs"),
+		      "repeat", json_object_get(set, "repeat"), "seed",
+		      json_object_get(set, "seed"));
+	json_decref(set);
+	return o;
+}
+
 json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json_t *kernels)
 {
 	json_t *j = json_object(), *es = json_array(), *hosts = json_array(), *first = NULL;
-	json_t *ks = kernels ? json_incref(kernels) : json_array(), *set;
+	json_t *ks = kernels ? json_incref(kernels) : json_array();
 	int repeat = 1;
 
 	for (int i = 0; i < n; i++) {
@@ -355,22 +375,7 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 	}
 	if (json_array_size(hosts) > 1) /* allowed: guest instructions do not depend on it */
 		json_object_set(j, "hosts", hosts);
-	set = first ? json_deep_copy(json_object_get(first, "settings")) : cell_settings_json(m);
-	json_object_del(set, "icount_fixed");
-	json_object_del(set, "profile_packets");
-	json_object_set_new(set, "jobs", m->merge ? json_null() : json_integer(m->jobs));
-	json_object_set_new(set, "repeat", json_integer(m->merge ? repeat : m->repeat));
-	/* the keys in the order matrix.json always had them */
-	{
-		json_t *o = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "packets",
-				      json_object_get(set, "packets"), "reps", json_object_get(set, "reps"),
-				      "count_reps", json_object_get(set, "count_reps"), "modes",
-				      json_object_get(set, "modes"), "jobs", json_object_get(set, "jobs"),
-				      "repeat", json_object_get(set, "repeat"), "seed",
-				      json_object_get(set, "seed"));
-
-		json_object_set_new(j, "settings", o);
-	}
+	json_object_set_new(j, "settings", matrix_settings_json(m, first, repeat));
 	if (m->merge)
 		json_object_set_new(j, "merged", json_pack("{s:i, s:s}", "cells", n, "xdptc",
 							    first ? json_str_of(first, "xdptc", "") : ""));
@@ -385,7 +390,6 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 			s += json_num_of(e, "seconds");
 		json_object_set_new(j, "elapsed_s", json_real(m->merge ? s : now_s() - m->t0));
 	}
-	json_decref(set);
 	json_decref(hosts);
 	json_decref(first);
 	return j;
