@@ -17,6 +17,7 @@
 #include "matrix_flame.h"
 #include "matrix_insns.h"
 #include "matrix_plot.h"
+#include "matrix_section.h"
 
 /* the profile's check: the sender's own code must come out the same in tc's and xdpdrv's
  * profiles within this share */
@@ -232,12 +233,6 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 	return p;
 }
 
-/* The summary of @mode in @entry, or NULL. */
-static const json_t *entry_mode(const json_t *entry, const char *mode)
-{
-	return matrix_by_mode(json_object_get(entry, "modes"), mode);
-}
-
 /* The delta of @b against tc in @entry (retired where counted: matrix_entry_metric). */
 static const json_t *entry_delta(const json_t *entry, const char *b)
 {
@@ -245,20 +240,6 @@ static const json_t *entry_delta(const json_t *entry, const char *b)
 }
 
 #define fmt_delta matrix_fmt_delta
-
-/* "A / B" of a per-packet count for tc and xdpdrv, "n/a" where unknown. */
-static void fmt_pair(char *buf, size_t len, const json_t *tc, const json_t *xdp, const char *k,
-		     int decimals)
-{
-	double a = json_num_of(tc, k), b = json_num_of(xdp, k);
-	char sa[32] = "n/a", sb[32] = "n/a";
-
-	if (!isnan(a))
-		snprintf(sa, sizeof(sa), "%.*f", decimals, a);
-	if (!isnan(b))
-		snprintf(sb, sizeof(sb), "%.*f", decimals, b);
-	snprintf(buf, len, "%s / %s", sa, sb);
-}
 
 static void md_head(const json_t *matrix, FILE *out)
 {
@@ -326,60 +307,6 @@ static void md_head(const json_t *matrix, FILE *out)
 	}
 }
 
-/* One row: @kernel's entry @e of an experiment. */
-static void md_row(FILE *out, const json_t *e)
-{
-	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
-	const char *tm = matrix_entry_metric(e);
-	char dx[96], dg[96], dt[96], built[64], stack[64], freed[64], bpf[64];
-
-	if (strcmp(json_str_of(e, "status", ""), "ok")) {
-		fprintf(out, "| %s | failed: %s |||||||||\n", json_str_of(e, "kernel", ""), json_str_of(e, "reason", ""));
-		return;
-	}
-	fmt_delta(dx, sizeof(dx), entry_delta(e, "xdpdrv"));
-	fmt_delta(dg, sizeof(dg), entry_delta(e, "xdpgeneric"));
-	fmt_delta(dt, sizeof(dt), entry_delta(e, "tcx"));
-	fmt_pair(built, sizeof(built), tc, xdp, "skbs_built_per_pkt", 2);
-	fmt_pair(stack, sizeof(stack), tc, xdp, "stack_entries_per_pkt", 2);
-	fmt_pair(freed, sizeof(freed), tc, xdp, "skbs_freed_per_pkt", 2);
-	fmt_pair(bpf, sizeof(bpf), tc, xdp, "bpf_ns_per_run", 0);
-	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
-		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, tm), json_num_of(xdp, tm), dx, dg, dt,
-		built, stack, freed, bpf);
-}
-
-/* One row of the container experiment: every arm against tc, and why (the mechanism
- * counts of tc, xdpdrv and netkit). */
-static void md_container_row(FILE *out, const json_t *e)
-{
-	const json_t *tc = entry_mode(e, "tc"), *xdp = entry_mode(e, "xdpdrv");
-	const json_t *nk = entry_mode(e, "netkit");
-	const char *tm = matrix_entry_metric(e);
-	char dx[96], dt[96], dn[96], c[3][64];
-	static const char *const counts[] = { "stack_entries_per_pkt", "skbs_built_per_pkt",
-					      "skbs_freed_per_pkt" };
-
-	if (strcmp(json_str_of(e, "status", ""), "ok")) {
-		fprintf(out, "| %s | failed: %s ||||||||\n", json_str_of(e, "kernel", ""), json_str_of(e, "reason", ""));
-		return;
-	}
-	fmt_delta(dx, sizeof(dx), entry_delta(e, "xdpdrv"));
-	fmt_delta(dt, sizeof(dt), entry_delta(e, "tcx"));
-	fmt_delta(dn, sizeof(dn), entry_delta(e, "netkit"));
-	for (int i = 0; i < 3; i++) {
-		double a = json_num_of(tc, counts[i]), b = json_num_of(xdp, counts[i]), n = json_num_of(nk, counts[i]);
-
-		if (isnan(a) && isnan(b) && isnan(n))
-			snprintf(c[i], sizeof(c[i]), "n/a");
-		else
-			snprintf(c[i], sizeof(c[i]), "%.2f / %.2f / %.2f", a, b, n);
-	}
-	fprintf(out, "| %s (%s) | %.1f | %.1f | %s | %s | %s | %s | %s | %s |\n",
-		json_str_of(e, "kernel", ""), json_str_of(e, "guest_kernel", ""), json_num_of(tc, tm),
-		json_num_of(nk, tm), dx, dt, dn, c[0], c[1], c[2]);
-}
-
 /* The entry of @kernel's @experiment in @matrix, or NULL. */
 static const json_t *find_entry(const json_t *matrix, const char *kernel, const char *exp)
 {
@@ -392,8 +319,8 @@ static const json_t *find_entry(const json_t *matrix, const char *kernel, const 
 	return NULL;
 }
 
-/* The two engines side by side: each host-engine run beside the icount run of the same
- * kernel series and sender. */
+/* The two engines side by side: each host-engine run (MATRIX_HOST) beside the icount run
+ * of the same kernel series its row names (beside). */
 static void md_cross_check(const json_t *matrix, FILE *out)
 {
 	const json_t *h;
@@ -401,12 +328,13 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 	bool head = false;
 
 	json_array_foreach(json_object_get(matrix, "entries"), i, h) {
+		const struct matrix_exp *x = matrix_exp_find(json_str_of(h, "experiment", ""));
 		const json_t *g, *dg, *dh;
 		char a[96], b[96];
 
-		if (strncmp(json_str_of(h, "experiment", ""), "host-", 5))
+		if (!x || x->engine != MATRIX_HOST)
 			continue;
-		g = find_entry(matrix, json_str_of(h, "kernel", ""), json_str_of(h, "experiment", "") + 5);
+		g = find_entry(matrix, json_str_of(h, "kernel", ""), x->beside);
 		dg = g ? entry_delta(g, "xdpdrv") : NULL;
 		dh = entry_delta(h, "xdpdrv");
 		if (!head)
@@ -419,7 +347,7 @@ static void md_cross_check(const json_t *matrix, FILE *out)
 		head = true;
 		fmt_delta(a, sizeof(a), dg);
 		fmt_delta(b, sizeof(b), dh);
-		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", json_str_of(h, "experiment", "") + 5,
+		fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", x->beside,
 			g ? json_str_of(g, "guest_kernel", "") : "n/a", a,
 			json_str_of(json_object_get(matrix, "host"), "kernel_release", ""), b,
 			strcmp(json_str_of(h, "status", ""), "ok") ? "n/a"
@@ -500,42 +428,22 @@ static int write_md(const json_t *matrix, FILE *out)
 {
 	const json_t *e;
 	size_t i;
-	char seen[16][64];
+	char seen[MATRIX_MAX_EXPS][64];
 	int nseen = 0;
 
 	md_head(matrix, out);
 	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
 		const char *exp = json_str_of(e, "experiment", "");
-		const json_t *f;
-		size_t j;
+		const struct matrix_exp *x = matrix_exp_find(exp);
 		int k;
 
 		for (k = 0; k < nseen && strcmp(seen[k], exp); k++)
 			;
-		if (k < nseen || nseen == 16 || !strncmp(exp, "host-", 5))
-			continue; /* the host engine's runs: in the cross-check */
+		if (k < nseen || nseen == MATRIX_MAX_EXPS || (x && !x->md))
+			continue; /* a host engine's runs: in the cross-check */
 		snprintf(seen[nseen++], sizeof(seen[0]), "%s", exp);
-		if (matrix_exp_more_modes(exp)) { /* every arm: veth's and netkit's */
-			fprintf(out, "\n## container: where to drop a container's packets\n\n"
-				     "The container's UDP socket sends through a veth pair (tc, tcx, "
-				     "xdpdrv on the host side's veth) and a netkit pair (the netkit "
-				     "program as BPF_NETKIT_PEER, on what the container transmits), "
-				     "every arm in one run.\n\n| kernel (guest release) | tc "
-				     "instructions/pkt | netkit instructions/pkt | xdpdrv vs tc | tcx vs "
-				     "tc | netkit vs tc | stack entries/pkt (tc / xdpdrv / netkit) | "
-				     "skbs built/pkt | skbs freed/pkt |\n|---|---|---|---|---|---|---|---|---|\n");
-			json_array_foreach(json_object_get(matrix, "entries"), j, f)
-				if (!strcmp(json_str_of(f, "experiment", ""), exp))
-					md_container_row(out, f);
-			continue;
-		}
-		fprintf(out, "\n## %s\n\n| kernel (guest release) | tc instructions/pkt | xdpdrv "
-			     "instructions/pkt | xdpdrv vs tc | xdpgeneric vs tc | tcx vs tc | "
-			     "skbs built/pkt (tc / xdpdrv) | stack entries/pkt | skbs freed/pkt | BPF-stats "
-			     "ns/run (its clock reads included) |\n|---|---|---|---|---|---|---|---|---|---|\n", exp);
-		json_array_foreach(json_object_get(matrix, "entries"), j, f)
-			if (!strcmp(json_str_of(f, "experiment", ""), exp))
-				md_row(out, f);
+		/* an experiment this version does not know: the generic table */
+		(x ? x->md : matrix_md_section)(out, matrix, exp);
 	}
 	md_cross_check(matrix, out);
 	matrix_md_insns(matrix, out, 12);

@@ -7,6 +7,7 @@
 #include "matrix_boots.h"
 #include "json_read.h"
 #include "matrix_entry.h"
+#include "matrix_experiments.h"
 
 #define MAX_BOOTS 8
 
@@ -106,7 +107,7 @@ void matrix_md_boots(const json_t *matrix, FILE *out)
 		size_t j;
 		int n;
 
-		if (entry_boot(e) != 1 || strncmp(json_str_of(e, "experiment", ""), "host-", 5) == 0)
+		if (entry_boot(e) != 1 || matrix_exp_host(json_str_of(e, "experiment", "")))
 			continue;
 		n = cell_boots(matrix, json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""), v);
 		if (n < 2)

@@ -62,6 +62,11 @@ void matrix_fmt_delta(char *buf, size_t len, const json_t *d)
 	}
 }
 
+void matrix_fmt_vs_tc(char *buf, size_t len, const json_t *entry, const char *b)
+{
+	matrix_fmt_delta(buf, len, matrix_entry_delta(entry, b, matrix_entry_metric(entry)));
+}
+
 const char *matrix_same_sign(const json_t *a, const json_t *b, const char *a_name,
 			     const char *b_name)
 {

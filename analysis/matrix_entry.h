@@ -27,6 +27,11 @@ const char *matrix_entry_metric(const json_t *entry);
  * "n/a" when @d is NULL. */
 void matrix_fmt_delta(char *buf, size_t len, const json_t *d);
 
+/* matrix_fmt_vs_tc - the delta of mode @b against tc in @entry, in the metric its
+ * comparisons are judged by (matrix_entry_metric), as matrix_fmt_delta writes it into
+ * @buf (@len bytes). */
+void matrix_fmt_vs_tc(char *buf, size_t len, const json_t *entry, const char *b);
+
 /* matrix_same_sign - do deltas @a and @b agree in sign? "yes" or "**no**" only when both
  * intervals exclude zero ("real"); else "n.s. (WHICH)", naming the one(s) whose interval
  * includes zero; "n/a" when either is missing. A static string. */

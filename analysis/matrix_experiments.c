@@ -5,47 +5,86 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST] = {
-	{ "veth-udp", "veth", "udp", "veth, UDP", false },
-	{ "veth-xdp-live", "veth", "xdp-live", "veth, XDP-live", false },
+#include "matrix_exp_container.h"
+#include "matrix_section.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct matrix_exp matrix_exps[] = {
+	{ .name = "veth-udp", .title = "veth, UDP", .topology = "veth", .sender = "udp",
+	  .engine = MATRIX_ICOUNT, .readme = true, .md = matrix_md_section },
+	{ .name = "veth-xdp-live", .title = "veth, XDP-live", .topology = "veth",
+	  .sender = "xdp-live", .engine = MATRIX_ICOUNT, .readme = true,
+	  .md = matrix_md_section },
 	/* the virtio-net DUT fed by a second NIC of its guest (topology_nic.c) */
-	{ "virtio", "nic", "udp", "virtio-net", false },
+	{ .name = "virtio", .title = "virtio-net", .topology = "nic", .sender = "udp",
+	  .engine = MATRIX_ICOUNT, .readme = true, .md = matrix_md_section },
 	/* a container's packets on veth and netkit, in one run: kernels with netkit only */
-	{ "container", "container", "udp", "container: veth and netkit", false, ",netkit", 6, 7,
-	  "netkit" },
-	{ "host-veth-udp", "veth", "udp", "veth, UDP (host)", true },
-	{ "host-veth-xdp-live", "veth", "xdp-live", "veth, XDP-live (host)", true },
+	{ .name = "container", .title = "container: veth and netkit", .topology = "container",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .since = { 6, 7, "netkit" },
+	  .modes_more = ",netkit", .md = matrix_md_container },
+	{ .name = "host-veth-udp", .title = "veth, UDP (host)", .topology = "veth",
+	  .sender = "udp", .engine = MATRIX_HOST, .beside = "veth-udp" },
+	{ .name = "host-veth-xdp-live", .title = "veth, XDP-live (host)", .topology = "veth",
+	  .sender = "xdp-live", .engine = MATRIX_HOST, .beside = "veth-xdp-live" },
 };
 
-bool matrix_exp_more_modes(const char *name)
+const int matrix_nexps = (int)ARRAY_SIZE(matrix_exps);
+
+_Static_assert(ARRAY_SIZE(matrix_exps) <= MATRIX_MAX_EXPS,
+	       "more experiments than MATRIX_MAX_EXPS: raise it");
+
+const struct matrix_exp *matrix_exp_find(const char *name)
 {
-	for (int x = 0; x < MATRIX_NEXP + MATRIX_NHOST; x++)
+	for (int x = 0; x < matrix_nexps; x++)
 		if (!strcmp(matrix_exps[x].name, name))
-			return matrix_exps[x].modes_more != NULL;
-	return false;
+			return &matrix_exps[x];
+	return NULL;
+}
+
+bool matrix_exp_host(const char *name)
+{
+	const struct matrix_exp *x = matrix_exp_find(name);
+
+	return x && x->engine == MATRIX_HOST;
+}
+
+/* " (TITLE[; kernels with NEEDS, MAJOR.MINOR or newer][; also measuring MODES])" of @e
+ * into @buf (@len bytes). Returns what snprintf would have written. */
+static size_t titled(char *buf, size_t len, const struct matrix_exp *e)
+{
+	size_t n = (size_t)snprintf(buf, len, " (%s", e->title);
+
+	if (e->since.major && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "; kernels with %s, %d.%d or newer",
+				      e->since.needs, e->since.major, e->since.minor);
+	if (e->modes_more && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "; also measuring %s",
+				      e->modes_more + (*e->modes_more == ','));
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, ")");
+	return n;
 }
 
 char *matrix_exp_words(char *buf, size_t len, bool titles)
 {
 	size_t n = 0;
+	int last = -1, said = 0;
 
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].engine == MATRIX_ICOUNT)
+			last = x;
 	buf[0] = '\0';
-	for (int x = 0; x < MATRIX_NEXP && n < len; x++) {
+	for (int x = 0; x < matrix_nexps && n < len; x++) {
 		const struct matrix_exp *e = &matrix_exps[x];
-		const char *sep = !x ? "" : titles && x == MATRIX_NEXP - 1 ? " and " : ", ";
+		const char *sep = !said ? "" : titles && x == last ? " and " : ", ";
 
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", sep, e->name);
-		if (!titles || n >= len)
+		if (e->engine != MATRIX_ICOUNT)
 			continue;
-		n += (size_t)snprintf(buf + n, len - n, " (%s", e->title);
-		if (e->since_major && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "; kernels with %s, %d.%d or newer",
-					      e->needs, e->since_major, e->since_minor);
-		if (e->modes_more && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "; also measuring %s",
-					      e->modes_more + (*e->modes_more == ','));
-		if (n < len)
-			n += (size_t)snprintf(buf + n, len - n, ")");
+		said++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", sep, e->name);
+		if (titles && n < len)
+			n += titled(buf + n, len - n, e);
 	}
 	return buf;
 }

@@ -1,43 +1,85 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * matrix_experiments.h: the kernel matrix's experiments, one table (matrix_experiments.c)
- * that the matrix's runs (run/matrix_tasks.c), its command (cmd/cmd_matrix.c), its
- * report, plots (matrix.c) and README's table (matrix_table.c) all read. An experiment is
- * a topology, a sender and an engine; adding one is a row.
+ * that every other file of the matrix asks instead of naming an experiment: its plan,
+ * cells and children (run/matrix_run.c, matrix_cell.c, matrix_tasks.c), its command
+ * (cmd/cmd_matrix.c: --experiments, --help), matrix.md (matrix.c), its plots
+ * (matrix_plot.c), the Between-boots table (matrix_boots.c) and README's table
+ * (matrix_table.c). An experiment is a topology, a sender and an engine; adding one is a
+ * row, and, when its matrix.md section needs more than the generic table, its renderer
+ * in a file of its own, matrix_exp_NAME.c (ARCHITECTURE.md, "Adding a matrix
+ * experiment"). No other file names an experiment (tests/unit/test_matrix_names.c).
  */
 #ifndef XDPTC_MATRIX_EXPERIMENTS_H
 #define XDPTC_MATRIX_EXPERIMENTS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
-struct matrix_exp {
-	const char *name;     /* the run's directory (KERNEL-NAME), matrix.json's
-			       * "experiment" */
-	const char *topology; /* xdptc run --topology */
-	const char *sender;   /* xdptc run --sender */
-	const char *title;    /* in tables: "veth, UDP" */
-	bool host;            /* the host engine's cross-check on the host's own kernel
-			       * series, after the icount experiments; else under icount on
-			       * every kernel */
-	const char *modes_more; /* modes measured beside the matrix's (",netkit"), or NULL */
-	int since_major, since_minor; /* the first kernel that has what it measures (netkit:
-				       * 6.7); 0: every kernel */
-	const char *needs;    /* what the older kernels lack, for the reason ("netkit") */
+/* The most rows the table may have (matrix_experiments.c asserts it when it compiles):
+ * the size of the merge's arrays of cells, never a count of the rows. */
+#define MATRIX_MAX_EXPS 32
+
+/* The most arguments of its own an experiment adds to its `xdptc run`. */
+#define MATRIX_EXP_ARGS 4
+
+/* Where an experiment runs. */
+enum matrix_engine {
+	MATRIX_ICOUNT, /* `xdptc run --engine icount --guest-kernel VERSION`, on every
+			* kernel of the matrix (from since.major.minor on) */
+	MATRIX_HOST,   /* the host engine's cross-check: `xdptc run` on this machine at its
+			* own defaults, one at a time after every guest is down, only when a
+			* kernel of the matrix is of the host's own series */
 };
 
-/* The experiments: the icount ones first (MATRIX_NEXP), then the host engine's
- * (MATRIX_NHOST). */
-#define MATRIX_NEXP 4
-#define MATRIX_NHOST 2
-extern const struct matrix_exp matrix_exps[MATRIX_NEXP + MATRIX_NHOST];
+/* matrix_md_fn - experiment @exp's section of matrix.md, from its heading on, to @out: a
+ * row per entry of @exp in @matrix (matrix.json; each cell's first boot). */
+typedef void matrix_md_fn(FILE *out, const json_t *matrix, const char *exp);
 
-/* matrix_exp_more_modes - does the experiment named @name measure modes beside the
- * matrix's (modes_more: the container experiment's netkit)? */
-bool matrix_exp_more_modes(const char *name);
+struct matrix_exp {
+	const char *name;     /* the cell (KERNEL:NAME), its run's directory (KERNEL-NAME),
+			       * matrix.json's "experiment", --experiments, --cell */
+	const char *title;    /* in tables and --help: "veth, UDP" */
+	const char *topology; /* xdptc run --topology */
+	const char *sender;   /* xdptc run --sender */
+	enum matrix_engine engine;
+	const char *beside;   /* MATRIX_HOST: the icount experiment whose deltas its own
+			       * stand beside in matrix.md's cross-check; else NULL */
+	struct {
+		int major, minor; /* the first kernel that has what it measures (netkit:
+				   * 6.7); 0: every kernel */
+		const char *needs; /* what the older kernels lack, for the reason they are
+				    * left out ("netkit") */
+	} since;
+	const char *modes_more; /* modes it measures beside the matrix's --modes
+				 * (",netkit"), or NULL; no experiment refuses one of them
+				 * (tcx before 6.6 is the kernel's: matrix_tasks.c) */
+	const char *args[MATRIX_EXP_ARGS]; /* more arguments of its `xdptc run`, after
+					    * the rest (a NIC model's option, issue 39),
+					    * NULL-ended or all given */
+	bool readme;          /* columns of its own in README's table across kernels
+			       * (matrix_table.c; the first row's entries make that table's
+			       * rows and its tcx column) */
+	matrix_md_fn *md;     /* its section of matrix.md: matrix_md_section (section.h),
+			       * or its own; NULL: none (a host run's deltas are in the
+			       * cross-check) */
+};
 
-/* matrix_exp_words - the icount experiments (the first MATRIX_NEXP) into @buf (@len
- * bytes): with @titles "NAME (TITLE[, NEEDS from MAJOR.MINOR, also measuring MODES])"
+/* The experiments, in the order the matrix plans, lists and shows them. */
+extern const struct matrix_exp matrix_exps[];
+extern const int matrix_nexps; /* its rows (ARRAY_SIZE) */
+
+/* matrix_exp_find - the row named @name, or NULL (an experiment this version does not
+ * know, as an old matrix.json may hold). */
+const struct matrix_exp *matrix_exp_find(const char *name);
+
+/* matrix_exp_host - is @name a row of the host engine (MATRIX_HOST)? */
+bool matrix_exp_host(const char *name);
+
+/* matrix_exp_words - the icount experiments into @buf (@len bytes): with @titles
+ * "NAME (TITLE[; kernels with NEEDS, MAJOR.MINOR or newer][; also measuring MODES])"
  * each, joined by ", " and " and " before the last; else the names joined by ", ".
  * Returns @buf. */
 char *matrix_exp_words(char *buf, size_t len, bool titles);

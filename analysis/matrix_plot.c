@@ -135,29 +135,30 @@ int matrix_write_plot(const json_t *matrix, const char *dir)
 
 static int write_plot(const json_t *matrix, const char *dir)
 {
-	const char *exps[MATRIX_NEXP];
-
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		exps[x] = matrix_exps[x].name;
 	static const char *const modes[] = { "xdpdrv", "xdpgeneric", "tcx", "netkit" };
+	const char *exps[MATRIX_MAX_EXPS];
 	char path[PATH_MAX], out[64], title[96];
-	int total;
+	int total, nexp = 0;
 	FILE *gp;
+
+	for (int x = 0; x < matrix_nexps; x++) /* the icount experiments' */
+		if (matrix_exps[x].engine == MATRIX_ICOUNT)
+			exps[nexp++] = matrix_exps[x].name;
 
 	snprintf(path, sizeof(path), "%s/matrix-delta.gp", dir);
 	gp = fopen(path, "w");
 	if (!gp)
 		return -errno;
 	fprintf(gp, "# xdptc matrix: each mode's delta against tc per guest kernel\n");
-	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, MATRIX_NEXP, modes, 1,
+	total = plot_one(gp, matrix, dir, "matrix-delta", "xdpdrv against tc", exps, nexp, modes, 1,
 			 NULL);
 	if (total >= 0 && matrix_has_insns(matrix)) { /* as a CPU counts: the plugin's */
 		int n = plot_one(gp, matrix, dir, "matrix-delta-retired", "xdpdrv against tc", exps,
-				 MATRIX_NEXP, modes, 1, "retired_instructions_per_pkt");
+				 nexp, modes, 1, "retired_instructions_per_pkt");
 
 		total = n < 0 ? n : total;
 	}
-	for (int i = 0; i < MATRIX_NEXP && total >= 0; i++) {
+	for (int i = 0; i < nexp && total >= 0; i++) {
 		int n;
 
 		if (!matrix_has_experiment(matrix, exps[i]))

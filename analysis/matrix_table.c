@@ -54,22 +54,17 @@ static void put_delta(FILE *out, const json_t *e, const char *mode, const char *
 
 int matrix_write_table(json_t *const *m, int n, FILE *out)
 {
-	const char *exps[MATRIX_NEXP];
-
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		exps[x] = matrix_exps[x].name;
+	const char *ref = matrix_exps[0].name; /* its entries: the rows, the tcx column */
 	char seen[32][64];
 	int nseen = 0;
 
 	fprintf(out, "| guest kernel |");
-	/* (the container experiment, its arms beyond tc and xdpdrv, has a table of its own:
-	 * matrix.md's) */
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		if (!matrix_exps[x].modes_more)
+	for (int x = 0; x < matrix_nexps; x++) /* the others: tables of their own */
+		if (matrix_exps[x].readme)
 			fprintf(out, " %s: retired | measured tasks |", matrix_exps[x].title);
 	fprintf(out, " tcx vs tc (%s), retired |\n|---|", matrix_exps[0].title);
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		if (!matrix_exps[x].modes_more)
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].readme)
 			fprintf(out, "---|---|");
 	fprintf(out, "---|\n");
 	for (int i = 0; i < n; i++) {
@@ -78,30 +73,30 @@ int matrix_write_table(json_t *const *m, int n, FILE *out)
 
 		json_array_foreach(json_object_get(m[i], "kernels"), j, k) {
 			const char *spec = json_str_of(k, "spec", "");
-			const json_t *udp;
+			const json_t *r0;
 			char rel[64];
 			int s;
 
 			for (s = 0; s < nseen && strcmp(seen[s], spec); s++)
 				;
-			if (s < nseen || nseen == 32 || !(udp = cell(m, n, spec, exps[0], NULL)))
+			if (s < nseen || nseen == 32 || !(r0 = cell(m, n, spec, ref, NULL)))
 				continue;
 			snprintf(seen[nseen++], sizeof(seen[0]), "%s", spec);
-			snprintf(rel, sizeof(rel), "%s", json_str_of(udp, "guest_kernel", ""));
+			snprintf(rel, sizeof(rel), "%s", json_str_of(r0, "guest_kernel", ""));
 			rel[strcspn(rel, "+")] = '\0'; /* 6.12.118+deb13-amd64: 6.12.118 */
 			if (strlen(rel) > 6 && !strcmp(rel + strlen(rel) - 6, "-amd64"))
 				rel[strlen(rel) - 6] = '\0';
 			fprintf(out, "| %s |", rel);
-			for (int x = 0; x < MATRIX_NEXP; x++) {
-				const json_t *e = cell(m, n, spec, exps[x],
-						      json_str_of(udp, "guest_kernel", ""));
+			for (int x = 0; x < matrix_nexps; x++) {
+				const json_t *e = cell(m, n, spec, matrix_exps[x].name,
+						      json_str_of(r0, "guest_kernel", ""));
 
-				if (matrix_exps[x].modes_more)
+				if (!matrix_exps[x].readme)
 					continue;
 				put_delta(out, e, "xdpdrv", RETIRED, "n/a");
 				put_delta(out, e, "xdpdrv", TASKS, "n/a");
 			}
-			put_delta(out, udp, "tcx", RETIRED, "(no tcx before 6.6)");
+			put_delta(out, r0, "tcx", RETIRED, "(no tcx before 6.6)");
 			fputc('\n', out);
 		}
 	}

@@ -206,6 +206,54 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	{ NULL },
 };
 
+/* Is @list a comma list of icount experiments (matrix_exps), none empty? */
+static bool experiments_known(const char *list)
+{
+	for (const char *s = list; *s;) {
+		size_t n = strcspn(s, ",");
+		bool ok = false;
+
+		for (int x = 0; x < matrix_nexps; x++)
+			ok |= matrix_exps[x].engine == MATRIX_ICOUNT &&
+			      strlen(matrix_exps[x].name) == n && !strncmp(matrix_exps[x].name, s, n);
+		if (!ok || !n)
+			return false;
+		s += n + (s[n] == ',');
+	}
+	return true;
+}
+
+/* The --experiments @list that names no icount experiment or an unknown one: said,
+ * with the experiments there are. Returns the exit status. */
+static int bad_experiments(const char *list)
+{
+	char w[256], want[300];
+
+	snprintf(want, sizeof(want), "a comma list of %s", matrix_exp_words(w, sizeof(w), false));
+	return bad_value("--experiments", list, want);
+}
+
+/* --reps ('r'), --count-reps or --jobs ('j') as @c, its value @arg into @m: the ranges
+ * of `xdptc run`'s (run_opts.h) and MATRIX_JOBS_MAX. Returns 0, or -1 (said). */
+static int parse_int_opt(struct matrix *m, int c, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_count(arg, c == 'r' ? RUN_REPS_MAX : c == 'j' ? MATRIX_JOBS_MAX
+			: RUN_COUNT_REPS_MAX, &v) ||
+	    v < (c == 'r' ? RUN_REPS_MIN : c == 'j' ? 1 : RUN_COUNT_REPS_MIN)) {
+		bad_value(c == 'r' ? "--reps" : c == 'j' ? "--jobs" : "--count-reps", arg,
+			  c == 'r' ? RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX)
+			  : c == 'j' ? "1-" RUN_STR(MATRIX_JOBS_MAX)
+			  : RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX));
+		return -1;
+	}
+	*(c == 'r' ? &m->reps : c == 'j' ? &m->jobs : &m->count_reps) = (int)v;
+	return 0;
+}
+
+static int matrix_parse_end(struct matrix *m, int argc, char **argv);
+
 /* Parse the options into @m. Returns -1 to go on, or the exit status. */
 static int matrix_parse(struct matrix *m, int argc, char **argv)
 {
@@ -234,15 +282,8 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case 'r':
 		case OPT_COUNT_REPS:
 		case 'j':
-			/* --reps and --count-reps: the ranges of `xdptc run`'s (run_opts.h) */
-			if (parse_count(optarg, c == 'r' ? RUN_REPS_MAX : c == 'j' ? MATRIX_JOBS_MAX
-					: RUN_COUNT_REPS_MAX, &v) ||
-			    v < (c == 'r' ? RUN_REPS_MIN : c == 'j' ? 1 : RUN_COUNT_REPS_MIN))
-				return bad_value(c == 'r' ? "--reps" : c == 'j' ? "--jobs" : "--count-reps",
-						 optarg, c == 'r' ? RUN_STR(RUN_REPS_MIN) "-"
-						 RUN_STR(RUN_REPS_MAX) : c == 'j' ? "1-" RUN_STR(MATRIX_JOBS_MAX)
-						 : RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX));
-			*(c == 'r' ? &m->reps : c == 'j' ? &m->jobs : &m->count_reps) = (int)v;
+			if (parse_int_opt(m, c, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'o': m->out_dir = optarg; m->out_dir_set = true; break;
 		case OPT_REPORT: m->report = optarg; break;
@@ -263,22 +304,8 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case OPT_CELL: m->cell = optarg; break;
 		case OPT_MERGE: m->nmerge = -1; break;
 		case OPT_EXPS:
-			for (const char *s = optarg; *s;) {
-				size_t n = strcspn(s, ",");
-				bool ok = false;
-
-				for (int x = 0; x < MATRIX_NEXP; x++)
-					ok |= strlen(matrix_exps[x].name) == n &&
-					      !strncmp(matrix_exps[x].name, s, n);
-				if (!ok || !n) {
-					char w[256], want[300];
-
-					snprintf(want, sizeof(want), "a comma list of %s",
-						 matrix_exp_words(w, sizeof(w), false));
-					return bad_value("--experiments", optarg, want);
-				}
-				s += n + (s[n] == ',');
-			}
+			if (!experiments_known(optarg))
+				return bad_experiments(optarg);
 			m->experiments = optarg;
 			break;
 		case OPT_BOOT:
@@ -305,6 +332,13 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 	}
 	if (c < 0)
 		return cli_exit(c);
+	return matrix_parse_end(m, argc, argv);
+}
+
+/* The options of @m that relate to each other and the operands (@argc, @argv from
+ * optind on), once every option is read. Returns -1 to go on, or the exit status. */
+static int matrix_parse_end(struct matrix *m, int argc, char **argv)
+{
 	if (m->nmerge) {
 		if (optind == argc)
 			return need_opt("matrix --merge", "the cell directories (DIR...)");
@@ -390,8 +424,8 @@ __attribute__((constructor)) static void matrix_words(void)
 
 	matrix_exp_words(exps, sizeof(exps), false);
 	matrix_exp_words(titled, sizeof(titled), true);
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		if (matrix_exps[x].modes_more)
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].engine == MATRIX_ICOUNT && matrix_exps[x].modes_more)
 			snprintf(more + strlen(more), sizeof(more) - strlen(more), "%s%s adds %s",
 				 *more ? ", " : "", matrix_exps[x].name,
 				 matrix_exps[x].modes_more + (*matrix_exps[x].modes_more == ','));

@@ -27,18 +27,17 @@ int matrix_cell_parse(const char *s, char *kernel, size_t klen, int *exp)
 	const char *c = s ? strchr(s, ':') : NULL;
 
 	if (!c || c == s || (size_t)(c - s) >= klen) {
-		fprintf(stderr, "xdptc matrix: --cell '%s': KERNEL:EXPERIMENT, such as 6.12:veth-udp "
-				"(`xdptc matrix --list` prints them)\n", s ? s : "");
+		fprintf(stderr, "xdptc matrix: --cell '%s': KERNEL:EXPERIMENT, such as 6.12:%s "
+				"(`xdptc matrix --list` prints them)\n", s ? s : "", matrix_exps[0].name);
 		return -1;
 	}
 	snprintf(kernel, klen, "%.*s", (int)(c - s), s);
-	for (int x = 0; x < MATRIX_NEXP + MATRIX_NHOST; x++)
-		if (!strcmp(c + 1, matrix_exps[x].name)) {
-			*exp = x;
-			return 0;
-		}
+	if (matrix_exp_find(c + 1)) {
+		*exp = (int)(matrix_exp_find(c + 1) - matrix_exps);
+		return 0;
+	}
 	fprintf(stderr, "xdptc matrix: --cell '%s': no experiment '%s'; the experiments:", s, c + 1);
-	for (int x = 0; x < MATRIX_NEXP + MATRIX_NHOST; x++)
+	for (int x = 0; x < matrix_nexps; x++)
 		fprintf(stderr, "%s %s", x ? "," : "", matrix_exps[x].name);
 	fprintf(stderr, "\n");
 	return -1;
@@ -156,14 +155,16 @@ int matrix_cell_write(const struct matrix *m, const struct matrix_task *t)
 
 int matrix_cell_main(struct matrix *m)
 {
+	static struct matrix_task tasks[2]; /* its kernel's fetch, its run */
 	struct matrix_kernel *k = &m->k[0];
 	struct matrix_task *t;
 	int x, holder = 0, st;
+	bool host;
 
 	if (matrix_cell_parse(m->cell, k->spec, sizeof(k->spec), &x))
 		return 2;
 	m->nk = 1;
-	if (x < MATRIX_NEXP && matrix_exp_left_out(k, x)) {
+	if (matrix_exp_left_out(k, x)) {
 		fprintf(stderr, "xdptc matrix: --cell %s: left out: %s\n", m->cell, k->exp_reason);
 		return 2;
 	}
@@ -172,12 +173,13 @@ int matrix_cell_main(struct matrix *m)
 			m->out_dir, strerror(errno));
 		return 2;
 	}
-	m->lock_fd = m->held_lock > 0 ? run_lock_inherited(m->held_lock, matrix_exps[x].host)
-		     : matrix_exps[x].host ? run_lock_take(&holder) : run_lock_take_shared(&holder);
+	host = matrix_exps[x].engine == MATRIX_HOST; /* a host run times: nothing beside it */
+	m->lock_fd = m->held_lock > 0 ? run_lock_inherited(m->held_lock, host)
+		     : host ? run_lock_take(&holder) : run_lock_take_shared(&holder);
 	if (m->lock_fd < 0) {
 		fprintf(stderr, "xdptc matrix: another xdptc run (pid %d) is measuring on this "
 				"machine; a cell %s only beside other icount cells\n", holder,
-			matrix_exps[x].host ? "of the host engine runs alone" : "runs");
+			host ? "of the host engine runs alone" : "runs");
 		rmdir(m->out_dir);
 		return 1;
 	}
@@ -186,6 +188,7 @@ int matrix_cell_main(struct matrix *m)
 	m->jobs = 1;
 	m->t0 = now_s();
 	snprintf(m->dir, sizeof(m->dir), "%s", m->out_dir);
+	m->t = tasks;
 	t = &m->t[0]; /* its fetch: the cache's copy when there is one */
 	t->k = 0;
 	t->exp = -1;
@@ -238,10 +241,11 @@ int matrix_list(struct matrix *m)
 	json_t *cells = json_array();
 
 	for (int i = 0; i < m->nk; i++)
-		for (int x = 0; x < MATRIX_NEXP; x++) {
+		for (int x = 0; x < matrix_nexps; x++) {
 			char c[160];
 
-			if (!exp_wanted(m, x) || matrix_exp_left_out(&m->k[i], x))
+			if (matrix_exps[x].engine != MATRIX_ICOUNT || !exp_wanted(m, x) ||
+			    matrix_exp_left_out(&m->k[i], x))
 				continue;
 			snprintf(c, sizeof(c), "%s:%s", m->k[i].spec, matrix_exps[x].name);
 			if (m->list_json)
@@ -272,11 +276,8 @@ static json_t *cell_entry(const char *mdir, const char *rel, const json_t *cell)
 	char dir[PATH_MAX * 2], err[512], name[200];
 	json_t *run = NULL, *e;
 	int boot = (int)json_integer_value(json_object_get(cell, "boot"));
-	const struct matrix_exp *x = NULL;
+	const struct matrix_exp *x = matrix_exp_find(exp);
 
-	for (int i = 0; i < MATRIX_NEXP + MATRIX_NHOST; i++)
-		if (!strcmp(matrix_exps[i].name, exp))
-			x = &matrix_exps[i];
 	snprintf(dir, sizeof(dir), "%s/%s/%s", mdir, rel, json_is_string(rd) ? json_string_value(rd) : "");
 	if (!strcmp(json_str_of(cell, "status", ""), "ok") && json_is_string(rd) &&
 	    report_load(dir, &run, err, sizeof(err)))
@@ -306,10 +307,30 @@ static json_t *cell_entry(const char *mdir, const char *rel, const json_t *cell)
 	return e;
 }
 
+/* matrix.json's "settings": the first cell's @first (NULL: @m's), with the jobs (none
+ * for a merge) and the boots, @repeat in a merge; the keys in the order matrix.json
+ * always had them. A new reference. */
+static json_t *matrix_settings_json(const struct matrix *m, const json_t *first, int repeat)
+{
+	json_t *set = first ? json_deep_copy(json_object_get(first, "settings")) : cell_settings_json(m);
+	json_t *o;
+
+	json_object_set_new(set, "jobs", m->merge ? json_null() : json_integer(m->jobs));
+	json_object_set_new(set, "repeat", json_integer(m->merge ? repeat : m->repeat));
+	o = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "packets",
+		      json_object_get(set, "packets"), "reps", json_object_get(set, "reps"),
+		      "count_reps", json_object_get(set, "count_reps"), "modes",
+		      json_object_get(set, "modes"), "jobs", json_object_get(set, "jobs"),
+		      "repeat", json_object_get(set, "repeat"), "seed",
+		      json_object_get(set, "seed"));
+	json_decref(set);
+	return o;
+}
+
 json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json_t *kernels)
 {
 	json_t *j = json_object(), *es = json_array(), *hosts = json_array(), *first = NULL;
-	json_t *ks = kernels ? json_incref(kernels) : json_array(), *set;
+	json_t *ks = kernels ? json_incref(kernels) : json_array();
 	int repeat = 1;
 
 	for (int i = 0; i < n; i++) {
@@ -354,22 +375,7 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 	}
 	if (json_array_size(hosts) > 1) /* allowed: guest instructions do not depend on it */
 		json_object_set(j, "hosts", hosts);
-	set = first ? json_deep_copy(json_object_get(first, "settings")) : cell_settings_json(m);
-	json_object_del(set, "icount_fixed");
-	json_object_del(set, "profile_packets");
-	json_object_set_new(set, "jobs", m->merge ? json_null() : json_integer(m->jobs));
-	json_object_set_new(set, "repeat", json_integer(m->merge ? repeat : m->repeat));
-	/* the keys in the order matrix.json always had them */
-	{
-		json_t *o = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "packets",
-				      json_object_get(set, "packets"), "reps", json_object_get(set, "reps"),
-				      "count_reps", json_object_get(set, "count_reps"), "modes",
-				      json_object_get(set, "modes"), "jobs", json_object_get(set, "jobs"),
-				      "repeat", json_object_get(set, "repeat"), "seed",
-				      json_object_get(set, "seed"));
-
-		json_object_set_new(j, "settings", o);
-	}
+	json_object_set_new(j, "settings", matrix_settings_json(m, first, repeat));
 	if (m->merge)
 		json_object_set_new(j, "merged", json_pack("{s:i, s:s}", "cells", n, "xdptc",
 							    first ? json_str_of(first, "xdptc", "") : ""));
@@ -384,7 +390,6 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 			s += json_num_of(e, "seconds");
 		json_object_set_new(j, "elapsed_s", json_real(m->merge ? s : now_s() - m->t0));
 	}
-	json_decref(set);
 	json_decref(hosts);
 	json_decref(first);
 	return j;
@@ -392,7 +397,7 @@ json_t *matrix_json_from_cells(const struct matrix *m, char **cells, int n, json
 
 /* ---- the merge ---- */
 
-#define MERGE_MAX (MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT) + MATRIX_NHOST)
+#define MERGE_MAX (MATRIX_MAX_KERNELS * MATRIX_MAX_EXPS * MATRIX_MAX_REPEAT)
 
 /* The first key of the objects @a and @b whose values differ, or NULL. */
 static const char *key_differs(const json_t *a, const json_t *b)
@@ -455,15 +460,148 @@ static int merge_load(const struct matrix *m, json_t **given)
 	return matrix_split_builds(given, m->nmerge);
 }
 
+/* Do the cells @first and @c not belong together (another xdptc, another qemu, other
+ * settings)? Said why on stderr. */
+static bool merge_mixed(const json_t *first, const json_t *c)
+{
+	static const char *const same[] = { "xdptc", "qemu" };
+	static const char *const what[] = { "xdptc versions", "qemu versions" };
+	const char *k;
+	char a[96], b[96];
+
+	for (int s = 0; s < 2; s++)
+		if (strcmp(json_str_of(c, same[s], ""), json_str_of(first, same[s], ""))) {
+			fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s come "
+					"from different %s (%s; %s): their instructions "
+					"are not comparable\n",
+				json_str_of(first, "cell", ""), json_str_of(c, "cell", ""),
+				what[s], json_str_of(first, same[s], ""),
+				json_str_of(c, same[s], ""));
+			return true;
+		}
+	k = key_differs(json_object_get(first, "settings"), json_object_get(c, "settings"));
+	if (!k)
+		return false;
+	val_text(json_object_get(json_object_get(first, "settings"), k), a, sizeof(a));
+	val_text(json_object_get(json_object_get(c, "settings"), k), b, sizeof(b));
+	fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s were run with "
+			"different settings: %s %s and %s\n",
+		json_str_of(first, "cell", ""), json_str_of(c, "cell", ""), k, a, b);
+	return true;
+}
+
+/* The cell @c of directory @dir is the cell @had of @had_dir again (the same cell and
+ * boot): 0 when their results are the same (taken once, said), else -1 (said). */
+static int merge_dup(const json_t *had, const char *had_dir, const json_t *c, const char *dir)
+{
+	json_t *a = cell_results(had_dir, had), *b = cell_results(dir, c);
+	bool same = a && b && json_equal(a, b);
+
+	json_decref(a);
+	json_decref(b);
+	if (!same) {
+		fprintf(stderr, "xdptc matrix: --merge: the cell %s (boot %lld) is given "
+				"twice with different results (%s and %s)\n",
+			json_str_of(c, "cell", ""),
+			(long long)json_integer_value(json_object_get(c, "boot")), had_dir, dir);
+		return -1;
+	}
+	fprintf(stderr, "xdptc matrix: --merge: %s is %s again, with the same results: "
+			"taken once\n", dir, had_dir);
+	return 0;
+}
+
+/* The rows of matrix.json @j for the cells that no directory of the merge holds: of
+ * each kernel of @ks that was fetched, each icount experiment that some cell of @cell
+ * (@n) measured (or of --experiments), unless the kernel leaves it out. */
+static void merge_missing(const struct matrix *m, json_t *j, const json_t *ks,
+			  json_t *const *cell, int n)
+{
+	const json_t *k;
+	size_t ki;
+
+	json_array_foreach(ks, ki, k) {
+		struct matrix_kernel mk;
+
+		if (strcmp(json_str_of(k, "status", ""), "ok"))
+			continue;
+		memset(&mk, 0, sizeof(mk));
+		snprintf(mk.spec, sizeof(mk.spec), "%s", json_str_of(k, "spec", ""));
+		for (int x = 0; x < matrix_nexps; x++) {
+			const struct matrix_exp *e = &matrix_exps[x];
+			bool have = false, any = m->experiments != NULL; /* else: what some cell
+									  * measured */
+
+			for (int i = 0; i < n && !any; i++)
+				any = !strcmp(json_str_of(cell[i], "experiment", ""), e->name);
+			if (e->engine != MATRIX_ICOUNT || !any || !matrix_exp_wanted(m, x) ||
+			    matrix_exp_left_out(&mk, x))
+				continue;
+			for (int i = 0; i < n; i++)
+				have |= !strcmp(json_str_of(cell[i], "kernel_spec", ""), mk.spec) &&
+					!strcmp(json_str_of(cell[i], "experiment", ""), e->name);
+			if (!have)
+				json_array_append_new(json_object_get(j, "entries"),
+						      json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "kernel",
+								mk.spec, "experiment", e->name, "status",
+								"failed", "reason", "no cell of it was "
+								"given to the merge", "topology",
+								e->topology, "sender", e->sender));
+		}
+	}
+}
+
+/* The merge's OUT/<stamp>-matrix with its runs/, profiles/ and logs/ in m->dir.
+ * Returns 0, or -1 (said why). */
+static int merge_dirs(struct matrix *m)
+{
+	char stamp[32], sub[PATH_MAX + 16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(m->dir, sizeof(m->dir), "%s/%s-matrix", m->out_dir, stamp);
+	if ((mkdir(m->out_dir, 0755) && errno != EEXIST) || mkdir(m->dir, 0755)) {
+		fprintf(stderr, "xdptc matrix: cannot create %s: %s\n", m->dir, strerror(errno));
+		return -1;
+	}
+	for (const char *s = "runs"; s; s = !strcmp(s, "runs") ? "profiles" : !strcmp(s, "profiles") ? "logs" : NULL) {
+		snprintf(sub, sizeof(sub), "%s/%s", m->dir, s);
+		mkdir(sub, 0755);
+	}
+	return 0;
+}
+
+/* The cell @c of directory @src copied into m->dir as runs/KERNEL-EXPERIMENT[-bootN],
+ * that name into @rel (@len bytes), its cell.json as named here. Returns 0, or -1
+ * (said). */
+static int merge_copy(const struct matrix *m, const json_t *c, const char *src, char *rel,
+		      size_t len)
+{
+	char cmd[PATH_MAX * 3];
+	long long boot = json_integer_value(json_object_get(c, "boot"));
+
+	snprintf(rel, len, "runs/%s-%s", json_str_of(c, "kernel_spec", ""),
+		 json_str_of(c, "experiment", ""));
+	if (boot > 1)
+		snprintf(rel + strlen(rel), len - strlen(rel), "-boot%lld", boot);
+	snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s/%s'", src, m->dir, rel);
+	if (system(cmd) || (snprintf(cmd, sizeof(cmd), "%s/%s/cell.json", m->dir, rel),
+			    json_dump_file(c, cmd, JSON_INDENT(2)))) {
+		fprintf(stderr, "xdptc matrix: --merge: cannot copy %s\n", src);
+		return -1;
+	}
+	return 0;
+}
+
 int matrix_merge(struct matrix *m)
 {
 	static json_t *cell[MERGE_MAX], *given[MERGE_MAX * 2];
 	static char *rel[MERGE_MAX];
 	const char *src[MERGE_MAX];
-	char stamp[32], sub[PATH_MAX + 16];
+	char sub[PATH_MAX + 16];
 	int n = 0, failed = 0;
-	time_t now = time(NULL);
-	struct tm tm;
 	json_t *j, *ks;
 
 	if (merge_load(m, given))
@@ -472,54 +610,16 @@ int matrix_merge(struct matrix *m)
 		json_t *c = given[i];
 		int dup = -1;
 
-		if (n) {
-			static const char *const same[] = { "xdptc", "qemu" };
-			static const char *const what[] = { "xdptc versions", "qemu versions" };
-			const char *k;
-
-			for (int s = 0; s < 2; s++)
-				if (strcmp(json_str_of(c, same[s], ""), json_str_of(cell[0], same[s], ""))) {
-					fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s come "
-							"from different %s (%s; %s): their instructions "
-							"are not comparable\n",
-						json_str_of(cell[0], "cell", ""), json_str_of(c, "cell", ""),
-						what[s], json_str_of(cell[0], same[s], ""),
-						json_str_of(c, same[s], ""));
-					return 2;
-				}
-			k = key_differs(json_object_get(cell[0], "settings"), json_object_get(c, "settings"));
-			if (k) {
-				char a[96], b[96];
-
-				val_text(json_object_get(json_object_get(cell[0], "settings"), k), a, sizeof(a));
-				val_text(json_object_get(json_object_get(c, "settings"), k), b, sizeof(b));
-				fprintf(stderr, "xdptc matrix: --merge: the cells %s and %s were run with "
-						"different settings: %s %s and %s\n",
-					json_str_of(cell[0], "cell", ""), json_str_of(c, "cell", ""), k, a, b);
-				return 2;
-			}
-		}
+		if (n && merge_mixed(cell[0], c))
+			return 2;
 		for (int d = 0; d < n; d++)
 			if (!strcmp(json_str_of(cell[d], "cell", ""), json_str_of(c, "cell", "")) &&
 			    json_integer_value(json_object_get(cell[d], "boot")) ==
 				    json_integer_value(json_object_get(c, "boot")))
 				dup = d;
 		if (dup >= 0) {
-			json_t *a = cell_results(src[dup], cell[dup]), *b = cell_results(m->merge[i], c);
-			bool same = a && b && json_equal(a, b);
-
-			json_decref(a);
-			json_decref(b);
-			if (!same) {
-				fprintf(stderr, "xdptc matrix: --merge: the cell %s (boot %lld) is given "
-						"twice with different results (%s and %s)\n",
-					json_str_of(c, "cell", ""),
-					(long long)json_integer_value(json_object_get(c, "boot")), src[dup],
-					m->merge[i]);
+			if (merge_dup(cell[dup], src[dup], c, m->merge[i]))
 				return 2;
-			}
-			fprintf(stderr, "xdptc matrix: --merge: %s is %s again, with the same results: "
-					"taken once\n", m->merge[i], src[dup]);
 			json_decref(c);
 			continue;
 		}
@@ -530,76 +630,24 @@ int matrix_merge(struct matrix *m)
 		src[n] = m->merge[i];
 		cell[n++] = c;
 	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(m->dir, sizeof(m->dir), "%s/%s-matrix", m->out_dir, stamp);
-	if ((mkdir(m->out_dir, 0755) && errno != EEXIST) || mkdir(m->dir, 0755)) {
-		fprintf(stderr, "xdptc matrix: cannot create %s: %s\n", m->dir, strerror(errno));
+	if (merge_dirs(m))
 		return 1;
-	}
-	for (const char *s = "runs"; s; s = !strcmp(s, "runs") ? "profiles" : !strcmp(s, "profiles") ? "logs" : NULL) {
-		snprintf(sub, sizeof(sub), "%s/%s", m->dir, s);
-		mkdir(sub, 0755);
-	}
 	ks = json_array();
 	for (int i = 0; i < n; i++) { /* each cell into runs/, as a local matrix keeps it */
-		char cmd[PATH_MAX * 3];
-		long long boot = json_integer_value(json_object_get(cell[i], "boot"));
 		json_t *k;
 		size_t ki;
 		bool have = false;
 
 		rel[i] = malloc(256);
-		snprintf(rel[i], 256, "runs/%s-%s", json_str_of(cell[i], "kernel_spec", ""),
-			 json_str_of(cell[i], "experiment", ""));
-		if (boot > 1)
-			snprintf(rel[i] + strlen(rel[i]), 256 - strlen(rel[i]), "-boot%lld", boot);
-		snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s/%s'", src[i], m->dir, rel[i]);
-		if (system(cmd) || (snprintf(cmd, sizeof(cmd), "%s/%s/cell.json", m->dir, rel[i]),
-				    json_dump_file(cell[i], cmd, JSON_INDENT(2)))) { /* as named here */
-			fprintf(stderr, "xdptc matrix: --merge: cannot copy %s\n", src[i]);
+		if (!rel[i] || merge_copy(m, cell[i], src[i], rel[i], 256))
 			return 1;
-		}
 		json_array_foreach(ks, ki, k)
 			have |= !strcmp(json_str_of(k, "spec", ""), json_str_of(cell[i], "kernel_spec", ""));
 		if (!have)
 			json_array_append(ks, json_object_get(cell[i], "kernel"));
 	}
 	j = matrix_json_from_cells(m, rel, n, ks);
-	{ /* a cell of a kernel's that no directory holds: a row with the reason */
-		const json_t *k;
-		size_t ki;
-
-		json_array_foreach(ks, ki, k) {
-			struct matrix_kernel mk;
-
-			if (strcmp(json_str_of(k, "status", ""), "ok"))
-				continue;
-			memset(&mk, 0, sizeof(mk));
-			snprintf(mk.spec, sizeof(mk.spec), "%s", json_str_of(k, "spec", ""));
-			for (int x = 0; x < MATRIX_NEXP; x++) {
-				bool have = false;
-
-				bool any = m->experiments != NULL; /* else: what some cell measured */
-
-				for (int i = 0; i < n && !any; i++)
-					any = !strcmp(json_str_of(cell[i], "experiment", ""), matrix_exps[x].name);
-				if (!any || !matrix_exp_wanted(m, x) || matrix_exp_left_out(&mk, x))
-					continue;
-				for (int i = 0; i < n; i++)
-					have |= !strcmp(json_str_of(cell[i], "kernel_spec", ""), mk.spec) &&
-						!strcmp(json_str_of(cell[i], "experiment", ""), matrix_exps[x].name);
-				if (!have)
-					json_array_append_new(json_object_get(j, "entries"),
-							      json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}",
-									"kernel", mk.spec, "experiment",
-									matrix_exps[x].name, "status", "failed",
-									"reason", "no cell of it was given to the merge",
-									"topology", matrix_exps[x].topology,
-									"sender", matrix_exps[x].sender));
-			}
-		}
-	}
+	merge_missing(m, j, ks, cell, n);
 	{
 		const json_t *e;
 		size_t i;

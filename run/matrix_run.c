@@ -31,9 +31,12 @@
  * runs/, its cell.json written by the cell, or here for a cell whose kernel failed). */
 static json_t *matrix_json(const struct matrix *m)
 {
-	static char *rel[MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT + 1) + MATRIX_NHOST];
+	char **rel = calloc((size_t)m->nt + 1, sizeof(*rel));
 	json_t *ks = json_array(), *j;
 	int n = 0;
+
+	if (!rel)
+		return NULL;
 
 	for (int i = 0; i < m->nk; i++)
 		json_array_append_new(ks, matrix_kernel_json(&m->k[i]));
@@ -50,6 +53,7 @@ static json_t *matrix_json(const struct matrix *m)
 	}
 	j = matrix_json_from_cells(m, rel, n, ks);
 	json_decref(ks);
+	free(rel);
 	return j;
 }
 
@@ -60,7 +64,7 @@ static int matrix_write(const struct matrix *m)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/matrix.json", m->dir);
-	if (json_dump_file(j, path, JSON_INDENT(2)) || matrix_write_files(j, m->dir)) {
+	if (!j || json_dump_file(j, path, JSON_INDENT(2)) || matrix_write_files(j, m->dir)) {
 		fprintf(stderr, "xdptc matrix: cannot write in %s\n", m->dir);
 		json_decref(j);
 		return 1;
@@ -107,8 +111,9 @@ static int matrix_plan(struct matrix *m)
 		int e = plan_task(m, k, -1, 1);
 
 		for (int b = 1; b <= m->repeat && !e; b++)
-			for (int x = 0; x < MATRIX_NEXP && !e; x++)
-				if (matrix_exp_wanted(m, x) && !matrix_exp_left_out(&m->k[k], x))
+			for (int x = 0; x < matrix_nexps && !e; x++)
+				if (matrix_exps[x].engine == MATRIX_ICOUNT && matrix_exp_wanted(m, x) &&
+				    !matrix_exp_left_out(&m->k[k], x))
 					e = plan_task(m, k, x, b);
 		if (e)
 			return e;
@@ -138,8 +143,8 @@ static int matrix_host_check(struct matrix *m)
 	say(m, "xdptc matrix: the host runs Linux %s, the series of guest kernel %s: "
 			"the host engine's veth runs for the cross-check, one at a time\n",
 		u.release, m->k[k].spec);
-	for (int x = MATRIX_NEXP; x < MATRIX_NEXP + MATRIX_NHOST; x++)
-		if (plan_task(m, k, x, 1))
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].engine == MATRIX_HOST && plan_task(m, k, x, 1))
 			return 1;
 	jobs = m->jobs;
 	m->jobs = 1;
@@ -184,7 +189,10 @@ int matrix_run(struct matrix *m)
 	}
 	run_signals_install();
 	m->t0 = now_s();
-	e = matrix_dirs(m);
+	/* the plan's most: per kernel its fetch and every boot of every row; the host rows */
+	m->t = calloc((size_t)m->nk * ((size_t)matrix_nexps * (size_t)m->repeat + 1) +
+		      (size_t)matrix_nexps, sizeof(*m->t));
+	e = m->t ? matrix_dirs(m) : -ENOMEM;
 	if (!e)
 		e = matrix_plan(m);
 	if (e) {
@@ -199,8 +207,8 @@ int matrix_run(struct matrix *m)
 	}
 	int nexp = 0;
 
-	for (int x = 0; x < MATRIX_NEXP; x++)
-		nexp += matrix_exp_wanted(m, x);
+	for (int x = 0; x < matrix_nexps; x++)
+		nexp += matrix_exps[x].engine == MATRIX_ICOUNT && matrix_exp_wanted(m, x);
 	say(m, "xdptc matrix: %d kernel(s) x %d experiments%s%s%s, %d at a time, into %s/\n",
 		m->nk, nexp, m->repeat > 1 ? " x " : "",
 		m->repeat > 1 ? (const char *[]){ "", "", "2", "3", "4", "5" }[m->repeat] : "",

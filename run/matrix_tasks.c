@@ -89,15 +89,15 @@ bool matrix_exp_left_out(struct matrix_kernel *k, int x)
 	unsigned int major = 0, minor = 0;
 	size_t n = strlen(k->exp_reason);
 
-	if (e->since_major && strstr(k->exp_reason, e->name)) /* said already */
+	if (e->since.major && strstr(k->exp_reason, e->name)) /* said already */
 		return true;
-	if (!e->since_major || sscanf(k->spec, "%u.%u", &major, &minor) != 2 ||
-	    major > (unsigned)e->since_major ||
-	    (major == (unsigned)e->since_major && minor >= (unsigned)e->since_minor))
+	if (!e->since.major || sscanf(k->spec, "%u.%u", &major, &minor) != 2 ||
+	    major > (unsigned)e->since.major ||
+	    (major == (unsigned)e->since.major && minor >= (unsigned)e->since.minor))
 		return false;
 	snprintf(k->exp_reason + n, sizeof(k->exp_reason) - n, "%s%s (Linux %u.%u has no %s; it "
-		 "came in %d.%d)", n ? "; " : "", e->name, major, minor, e->needs, e->since_major,
-		 e->since_minor);
+		 "came in %d.%d)", n ? "; " : "", e->name, major, minor, e->since.needs,
+		 e->since.major, e->since.minor);
 	return true;
 }
 
@@ -127,22 +127,94 @@ static void read_fetch(struct matrix_kernel *k, const char *path)
 		fclose(f);
 }
 
-/* Start task @t: a child with stdin from /dev/null, stdout and stderr to its files. */
-static int task_start(struct matrix *m, struct matrix_task *t)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* @na arguments @a after the @n of @av, those that are NULL left out. Returns the
+ * count. */
+static size_t put_args(const char **av, size_t n, const char *const *a, size_t na)
 {
-	struct matrix_kernel *k = &m->k[t->k];
-	char num[3][32], lock[16];
-	pid_t pid;
+	for (size_t i = 0; i < na; i++)
+		if (a[i])
+			av[n++] = a[i];
+	return n;
+}
+
+/* The experiment of cell task @t (this process is the cell, m->cell_mode): exec its
+ * `xdptc run`, the row's own arguments last, with the run lock @lock handed down and
+ * @num the packets, repetitions and count repetitions. Returns only when exec fails. */
+static void exec_run(struct matrix *m, const struct matrix_task *t, char num[3][32],
+		     const char *lock)
+{
+	const struct matrix_kernel *k = &m->k[t->k];
+	const struct matrix_exp *x = &matrix_exps[t->exp];
+	static char modes[96];
+	/* the host engine's: its own defaults (a host run times, it does not count) */
+	const char *host[] = { "xdptc", "run", "--topology", x->topology, "--sender", x->sender,
+			       "--modes", k->modes, "--out", t->out, "--quiet", "--held-lock",
+			       lock };
+	const char *icount[] = { "xdptc", "run", "--engine", "icount", "--topology",
+				 x->topology, "--sender", x->sender, "--guest-kernel", k->version,
+				 "--modes", modes, "--packets", num[0], "--reps", num[1],
+				 "--count-reps", num[2], "--profile-packets", m->profile_packets
+				 ? m->profile_packets : MATRIX_PROFILE_PACKETS, "--out", t->out,
+				 "--quiet", "--held-lock", lock, m->seed ? "--seed" : NULL,
+				 m->seed };
+	const char *av[ARRAY_SIZE(icount) + MATRIX_EXP_ARGS + 1];
+	size_t n;
+
+	snprintf(modes, sizeof(modes), "%s%s", k->modes, x->modes_more ? x->modes_more : "");
+	n = x->engine == MATRIX_HOST ? put_args(av, 0, host, ARRAY_SIZE(host))
+				     : put_args(av, 0, icount, ARRAY_SIZE(icount));
+	av[put_args(av, n, x->args, MATRIX_EXP_ARGS)] = NULL;
+	execv(m->self, (char *const *)av);
+}
+
+/* In the child: exec task @t (a kernel's fetch; an experiment's boot as a cell, `xdptc
+ * matrix --cell`; or, in a cell, its run). Returns only when exec fails. */
+static void task_exec(struct matrix *m, const struct matrix_task *t, const char *lock)
+{
+	const struct matrix_kernel *k = &m->k[t->k];
+	char num[3][32], vmpath[PATH_MAX + 16], cell[128], boot[16];
 
 	snprintf(num[0], sizeof(num[0]), "%llu", (unsigned long long)m->packets);
 	snprintf(num[1], sizeof(num[1]), "%d", m->reps);
 	snprintf(num[2], sizeof(num[2]), "%d", m->count_reps);
+	if (t->exp < 0) {
+		snprintf(vmpath, sizeof(vmpath), "%s/virtio.sh", m->topodir);
+		setenv("GUEST_KERNEL", k->spec, 1);
+		execlp("sh", "sh", vmpath, "kernel", (char *)NULL);
+		return;
+	}
+	fcntl(m->lock_fd, F_SETFD, 0); /* the run lock, handed down */
+	if (m->cell_mode) {
+		exec_run(m, t, num, lock);
+		return;
+	}
+	snprintf(cell, sizeof(cell), "%s:%s", k->spec, matrix_exps[t->exp].name);
+	snprintf(boot, sizeof(boot), "%d", t->boot);
+	{ /* the experiment's boot is a cell of its own */
+		const char *av[] = { "xdptc", "matrix", "--cell", cell, "--boot", boot, "--out",
+				     t->out, "--held-lock", lock, "--modes", m->modes, "--packets",
+				     num[0], "--reps", num[1], "--count-reps", num[2],
+				     "--profile-packets", m->profile_packets ? m->profile_packets
+				     : MATRIX_PROFILE_PACKETS, m->seed ? "--seed" : NULL, m->seed,
+				     NULL };
+
+		execv(m->self, (char *const *)av);
+	}
+}
+
+/* Start task @t: a child with stdin from /dev/null, stdout and stderr to its files. */
+static int task_start(struct matrix *m, struct matrix_task *t)
+{
+	char lock[16];
+	pid_t pid;
+
 	snprintf(lock, sizeof(lock), "%d", m->lock_fd);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		char vmpath[PATH_MAX + 16];
 		int in = open("/dev/null", O_RDONLY);
 		int err = open(t->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int out = t->exp < 0 ? open(t->out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : in;
@@ -156,48 +228,7 @@ static int task_start(struct matrix *m, struct matrix_task *t)
 		prctl(PR_SET_PDEATHSIG, SIGTERM); /* and a matrix killed outright stops it too */
 		if (getppid() == 1)
 			_exit(130);
-		if (t->exp < 0) {
-			snprintf(vmpath, sizeof(vmpath), "%s/virtio.sh", m->topodir);
-			setenv("GUEST_KERNEL", k->spec, 1);
-			execlp("sh", "sh", vmpath, "kernel", (char *)NULL);
-		} else if (!m->cell_mode) { /* the experiment's boot is a cell of its own */
-			const struct matrix_exp *x = &matrix_exps[t->exp];
-			char cell[128], boot[16];
-			const char *av[] = { "xdptc", "matrix", "--cell", cell, "--boot", boot,
-					     "--out", t->out, "--held-lock", lock, "--modes", m->modes,
-					     "--packets", num[0], "--reps", num[1], "--count-reps",
-					     num[2], "--profile-packets", m->profile_packets
-					     ? m->profile_packets : MATRIX_PROFILE_PACKETS,
-					     m->seed ? "--seed" : NULL, m->seed, NULL };
-
-			snprintf(cell, sizeof(cell), "%s:%s", k->spec, x->name);
-			snprintf(boot, sizeof(boot), "%d", t->boot);
-			fcntl(m->lock_fd, F_SETFD, 0); /* the run lock, handed down */
-			execv(m->self, (char *const *)av);
-		} else {
-			const struct matrix_exp *x = &matrix_exps[t->exp];
-			static char modes[96];
-
-			snprintf(modes, sizeof(modes), "%s%s", k->modes, x->modes_more ? x->modes_more : "");
-			fcntl(m->lock_fd, F_SETFD, 0); /* the run lock, handed down */
-			if (x->host) /* its own defaults: a host run times, it does not count */
-				execl(m->self, "xdptc", "run", "--topology", x->topology, "--sender",
-				      x->sender, "--modes", k->modes, "--out", t->out, "--quiet",
-				      "--held-lock", lock, (char *)NULL);
-			{
-				const char *av[] = { "xdptc", "run", "--engine", "icount", "--topology",
-						     x->topology, "--sender", x->sender,
-						     "--guest-kernel", k->version, "--modes", modes,
-						     "--packets", num[0], "--reps", num[1],
-						     "--count-reps", num[2], "--profile-packets",
-						     m->profile_packets ? m->profile_packets
-						     : MATRIX_PROFILE_PACKETS, "--out", t->out, "--quiet",
-						     "--held-lock", lock,
-						     m->seed ? "--seed" : NULL, m->seed, NULL };
-
-				execv(m->self, (char *const *)av);
-			}
-		}
+		task_exec(m, t, lock);
 		_exit(127);
 	}
 	setpgid(pid, pid);

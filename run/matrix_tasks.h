@@ -48,8 +48,9 @@ struct matrix_kernel {
 struct matrix {
 	struct matrix_kernel k[MATRIX_MAX_KERNELS];
 	int nk;
-	struct matrix_task t[MATRIX_MAX_KERNELS * (MATRIX_NEXP * MATRIX_MAX_REPEAT + 1) +
-			     MATRIX_NHOST];
+	struct matrix_task *t;             /* the plan's tasks (matrix_run.c allocates
+					    * them: per kernel its fetch and every boot of
+					    * every row, and the host rows once) */
 	int nt;
 	int jobs, running, lock_fd, repeat;
 	const char *modes, *topodir, *out_dir, *kernels, *report, *seed, *table, *boots;
@@ -81,8 +82,8 @@ void say(const struct matrix *m, const char *fmt, ...) __attribute__((format(pri
 double now_s(void);
 
 /* matrix_exp_left_out - is experiment @x (matrix_exps) left out of kernel @k, whose
- * version prefix predates what it measures (the container experiment before Linux 6.7:
- * no netkit)? When it is, the reason is added to k->exp_reason. */
+ * version prefix predates what it measures (its row's since: netkit before Linux 6.7)?
+ * When it is, the reason is added to k->exp_reason. */
 bool matrix_exp_left_out(struct matrix_kernel *k, int x);
 
 /* matrix_schedule - run every waiting task of @m, at most m->jobs at a time, each a child
