@@ -392,9 +392,7 @@ static void draw(const struct draw_ctx *d, const struct node *n, double x, int l
 	}
 }
 
-/* Is the process of folded stack @line (its first frame) one of @list (comma-separated;
- * NULL: none)? */
-static bool comm_in(const char *line, const char *list)
+bool flame_comm_in(const char *line, const char *list)
 {
 	size_t n = strcspn(line, ";");
 
@@ -424,7 +422,7 @@ static int tree_add(struct node *root, FILE *in, double scale, bool base, const 
 			continue;
 		v = scale * strtod(sp + 1, NULL);
 		*sp = '\0';
-		if (comm_in(line, skip_comm))
+		if (flame_comm_in(line, skip_comm))
 			continue;
 		*(base ? &root->base : &root->value) += v;
 		while (*p) {
@@ -573,7 +571,7 @@ static int self_add(FILE *in, double scale, int which, const char *skip_comm,
 			continue;
 		c = strtod(sp + 1, NULL);
 		*sp = '\0';
-		if (comm_in(line, skip_comm))
+		if (flame_comm_in(line, skip_comm))
 			continue;
 		leaf = strrchr(line, ';') ? strrchr(line, ';') + 1 : line;
 		for (i = 0; i < *n && strcmp(fns[i].name, leaf); i++)

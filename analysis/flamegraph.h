@@ -8,6 +8,7 @@
 #ifndef XDPTC_FLAMEGRAPH_H
 #define XDPTC_FLAMEGRAPH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* flame_fold - read `perf script` output from @in, write folded stacks to @out, sorted.
@@ -62,6 +63,11 @@ struct flame_fn {
  * (-E2BIG: more than @max). */
 int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
 		    struct flame_fn *fns, int max);
+
+/* flame_comm_in - whether the process of the folded stack @line (its first frame, up to
+ * the first ';') is one of the comma list @list (NULL: none): how the profiler's own
+ * stacks are left out. */
+bool flame_comm_in(const char *line, const char *list);
 
 /* flame_make - fold perf data @data (`perf script -i`) into the file @folded, the idle
  * task's samples counted in *@idle; remove the perf data. Returns the samples folded, or
