@@ -246,13 +246,84 @@ static long long timing_blocks(const json_t *run, const json_t *set)
 		       : (long long)json_integer_value(json_object_get(set, "reps"));
 }
 
-static void render_header(const struct render_ctx *rc)
+/* A mode asked for that this machine cannot run: one sentence each. */
+static void header_refused(const json_t *run, FILE *out)
+{
+	const json_t *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(run, "modes_refused"), i, r)
+		n += fprintf(out, "%s is left out of this run: %s; the other modes ran.\n",
+			     json_str_of(r, "mode", "?"), json_str_of(r, "reason", "?")) > 0;
+	if (n)
+		fprintf(out, "\n");
+}
+
+/* Where the traffic came from: the sender and its settings, or a device fed from
+ * outside with its windows and offered rate. */
+static void header_traffic(const struct render_ctx *rc)
 {
 	const json_t *set = rc->set;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	const json_t *rate = json_object_get(set, "rate_pps");
+	const json_t *dev = json_object_get(run, "device");
+	const json_t *off = json_object_get(run, "offered_rate");
+	char a[48], b[48], c[48], r[48];
+
+	if (json_is_object(dev)) { /* traffic from outside: windows of time */
+		double med = json_num_of(off, "median_pps");
+		char medw[64];
+
+		if (med > 0)
+			snprintf(medw, sizeof(medw), "median %.0f pps in the timing pass", med);
+		else
+			snprintf(medw, sizeof(medw), "no valid timing trial to take a median of");
+		fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
+			     "%.1f s; offered rate: %s, %lld "
+			     "trials measured, %lld invalid for being more than %.1f%% from "
+			     "their pass's median; %lld repetitions of "
+			     "the timing pass and %lld of the count and BPF-statistics passes, "
+			     "in shuffled order (seed %lld)\n",
+			json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),
+			json_is_string(json_object_get(dev, "netns")) ? ", namespace " : "",
+			json_str_of(dev, "netns", ""),
+			json_num_of(set, "window_s"), medw,
+			(long long)json_integer_value(json_object_get(off, "trials")),
+			(long long)json_integer_value(json_object_get(off, "invalid")),
+			100 * json_num_of(off, "tolerance"),
+			json_integer_value(json_object_get(set, "reps")),
+			json_integer_value(json_object_get(set, "count_reps")),
+			json_integer_value(json_object_get(set, "seed")));
+		return;
+	}
+	/* the alternating pass's blocks are its repetitions; its windows its own */
+	fprintf(out, window_pass_alternates(run)
+		? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
+		  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
+		  "(below) and %lld repetitions of the others, in shuffled order (seed "
+		  "%lld)\n"
+		: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
+		  "of %s; %lld repetitions of the timing pass and %lld of the count and "
+		  "BPF-statistics passes, in shuffled order (seed %lld)\n",
+		json_str_of(set, "sender", "?"),
+		json_integer_value(json_object_get(set, "sender_cpu")),
+		json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
+							 summary_fmt_count(c, sizeof(c), rate)), r)
+					     : "unpaced",
+		summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+		summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+		timing_blocks(run, set),
+		json_integer_value(json_object_get(set, "count_reps")),
+		json_integer_value(json_object_get(set, "seed")));
+}
+
+static void render_header(const struct render_ctx *rc)
+{
 	const json_t *mach = rc->mach;
 	const json_t *run = rc->run;
 	FILE *out = rc->out;
-	char a[48], b[48], c[48];
 
 	fprintf(out, "# xdptc run: %s topology, %s\n\n",
 		json_str_of(run, "topology", "?"),
@@ -264,74 +335,14 @@ static void render_header(const struct render_ctx *rc)
 	/* the answer first, in words, built only from the figures below */
 	if (summary_headline(run, out))
 		fprintf(out, "\n");
-	{ /* a mode asked for that this machine cannot run: one sentence each */
-		const json_t *r;
-		size_t i;
-		int n = 0;
-
-		json_array_foreach(json_object_get(run, "modes_refused"), i, r)
-			n += fprintf(out, "%s is left out of this run: %s; the other modes ran.\n",
-				     json_str_of(r, "mode", "?"), json_str_of(r, "reason", "?")) > 0;
-		if (n)
-			fprintf(out, "\n");
-	}
+	header_refused(run, out);
 	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
 		json_str_of(mach, "cpu_model", "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
 		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
 		json_str_of(mach, "kernel_release", "?"),
 		json_str_of(mach, "arch", ""));
-	{
-		const json_t *rate = json_object_get(set, "rate_pps");
-		char r[48];
-
-		const json_t *dev = json_object_get(run, "device");
-		const json_t *off = json_object_get(run, "offered_rate");
-
-		if (json_is_object(dev)) { /* traffic from outside: windows of time */
-			double med = json_num_of(off, "median_pps");
-			char medw[64];
-
-			if (med > 0)
-				snprintf(medw, sizeof(medw), "median %.0f pps in the timing pass", med);
-			else
-				snprintf(medw, sizeof(medw), "no valid timing trial to take a median of");
-			fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
-				     "%.1f s; offered rate: %s, %lld "
-				     "trials measured, %lld invalid for being more than %.1f%% from "
-				     "their pass's median; %lld repetitions of "
-				     "the timing pass and %lld of the count and BPF-statistics passes, "
-				     "in shuffled order (seed %lld)\n",
-				json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),
-				json_is_string(json_object_get(dev, "netns")) ? ", namespace " : "",
-				json_str_of(dev, "netns", ""),
-				json_num_of(set, "window_s"), medw,
-				(long long)json_integer_value(json_object_get(off, "trials")),
-				(long long)json_integer_value(json_object_get(off, "invalid")),
-				100 * json_num_of(off, "tolerance"),
-				json_integer_value(json_object_get(set, "reps")),
-				json_integer_value(json_object_get(set, "count_reps")),
-				json_integer_value(json_object_get(set, "seed")));
-		} else /* the alternating pass's blocks are its repetitions; its windows its own */
-		fprintf(out, window_run(run)
-			? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
-			  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
-			  "(below) and %lld repetitions of the others, in shuffled order (seed "
-			  "%lld)\n"
-			: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
-			  "of %s; %lld repetitions of the timing pass and %lld of the count and "
-			  "BPF-statistics passes, in shuffled order (seed %lld)\n",
-			json_str_of(set, "sender", "?"),
-			json_integer_value(json_object_get(set, "sender_cpu")),
-			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
-								 summary_fmt_count(c, sizeof(c), rate)), r)
-						     : "unpaced",
-			summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
-			summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-			timing_blocks(run, set),
-			json_integer_value(json_object_get(set, "count_reps")),
-			json_integer_value(json_object_get(set, "seed")));
-	}
+	header_traffic(rc);
 	window_schedule_md(run, out);
 	summary_stop_md(run, out);
 	header_time(rc);

@@ -46,7 +46,7 @@ int window_independent_interval(const double *d, size_t n, double level, double 
 	return 0;
 }
 
-bool window_run(const json_t *run)
+bool window_pass_alternates(const json_t *run)
 {
 	size_t i;
 	json_t *t;
