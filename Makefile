@@ -52,7 +52,8 @@ BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/netkit_drop bpf/xdp_tx probes/skb_coun
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 # the layers, each including only those before it: bpf/ (the programs), probes/ (the
 # counters' user side), loader/ (attach, DUT, trials, senders), analysis/ (statistics,
-# summary, plots), cmd/ (the commands, the run driver, the CLI); tests/unit/test_layers.c
+# summary, plots), run/ (the run driver, the matrix, the topologies), cmd/ (the commands,
+# the CLI); tests/unit/test_layers.c
 LOADER_SRC := $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard loader/*.c) \
 	$(wildcard analysis/*.c) $(wildcard run/*.c) $(wildcard cmd/*.c)
 LIB_SRC   := $(filter-out cmd/xdptc.c,$(LOADER_SRC))
