@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Every number of the docs has a committed source (analysis/claims.h): the real docs
- * pass `xdptc claims`; README.md's table across kernels is what `xdptc matrix --table`
+ * Every number of the docs has a committed source (tools/claims/claims.h): the real docs
+ * pass `build/tools/claims`; README.md's table across kernels is what `xdptc matrix --table`
  * prints from the matrices its comment names; and the check fails when it should: one
  * number changed in a copy of README.md, a number with no source added, a claim's
  * source changed, a claim's text gone. Run from the repository root.
