@@ -98,16 +98,12 @@ int flame_unnamed_count(FILE *in, const char *skip_comm, struct flame_unnamed *u
 		return -ENOMEM;
 	memset(u, 0, sizeof(*u));
 	while (fgets(line, sizeof(line), in)) {
-		char *sp = strrchr(line, ' '), *save = NULL, *comm;
+		char *save = NULL, *comm;
 		bool in_kind[UNNAMED_NR] = { false }, any = false, kernel = false;
 		int n = 0, kernel_from;
 		double c;
 
-		if (!sp)
-			continue;
-		c = strtod(sp + 1, NULL);
-		*sp = '\0';
-		if (flame_comm_in(line, skip_comm))
+		if (!flame_folded_split(line, skip_comm, &c))
 			continue;
 		comm = strtok_r(line, ";", &save);
 		if (!comm)
