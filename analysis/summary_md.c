@@ -22,6 +22,70 @@
 #include "window_delta.h"
 
 /* The line saying where the time metric comes from (and the engine, or the guest). */
+/* The icount engine's time: instructions, on its guest (virtio) or all inside it. */
+static void time_source_icount(const struct render_ctx *rc)
+{
+	const char *timing_words = rc->timing_words;
+	const json_t *guest = rc->guest;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	const json_t *en = json_object_get(run, "engine");
+	const char *qemu = json_str_of(en, "qemu", "?");
+	const char *args = json_str_of(en, "icount", "?");
+	const char *kern = json_str_of(en, "guest_kernel", "?");
+
+	if (guest) /* virtio: the guest is the DUT */
+		fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
+			     "%s, its virtio-net eth0 fed from this host's tap\n",
+			qemu, args, kern);
+	else /* veth: the whole experiment in the guest */
+		fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
+			     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
+			qemu, args, kern,
+			json_str_of(en, "host_cpu_model", "?"),
+			json_str_of(en, "host_kernel", "?"));
+	fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
+		     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
+		     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
+		     "time); %s\n",
+		summary_time_metric(run),
+		guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
+			"eth0) and ksoftirqd"
+		      : "guest CPU time in ns of the sender thread (which runs the veth "
+			"receive softirq) + ksoftirqd/NAPI threads",
+		timing_words);
+}
+
+/* The DUT's receive path in a kernel thread of its own (threaded NAPI on veth). */
+static void time_source_napi(const struct render_ctx *rc)
+{
+	const char *timing_words = rc->timing_words;
+	const json_t *set = rc->set;
+	FILE *out = rc->out;
+	const json_t *nc = json_object_get(set, "napi_cpu");
+
+	if (json_is_integer(nc) &&
+	    json_integer_value(nc) == json_integer_value(json_object_get(set, "sender_cpu")))
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+			     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
+			     "turns, and the thread's CPU time is the DUT's\n",
+			json_str_of(set, "napi_thread_sched", "?"),
+			json_integer_value(nc));
+	else if (json_is_integer(nc))
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+			     "thread (napi/DEV, %s) on CPU %lld\n",
+			json_str_of(set, "napi_thread_sched", "?"),
+			json_integer_value(nc));
+	else
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+			     "thread (napi/DEV, %s), kept off the sender's CPU\n",
+			json_str_of(set, "napi_thread_sched", "?"));
+	fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
+		     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
+		     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
+		timing_words);
+}
+
 static void header_time_source(const struct render_ctx *rc)
 {
 	const json_t *set = rc->set;
@@ -31,31 +95,7 @@ static void header_time_source(const struct render_ctx *rc)
 	FILE *out = rc->out;
 
 	if (summary_time_is_guest(summary_time_metric(run))) {
-		const json_t *en = json_object_get(run, "engine");
-		const char *qemu = json_str_of(en, "qemu", "?");
-		const char *args = json_str_of(en, "icount", "?");
-		const char *kern = json_str_of(en, "guest_kernel", "?");
-
-		if (guest) /* virtio: the guest is the DUT */
-			fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
-				     "%s, its virtio-net eth0 fed from this host's tap\n",
-				qemu, args, kern);
-		else /* veth: the whole experiment in the guest */
-			fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
-				     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
-				qemu, args, kern,
-				json_str_of(en, "host_cpu_model", "?"),
-				json_str_of(en, "host_kernel", "?"));
-		fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
-			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
-			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
-			     "time); %s\n",
-			summary_time_metric(run),
-			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
-				"eth0) and ksoftirqd"
-			      : "guest CPU time in ns of the sender thread (which runs the veth "
-				"receive softirq) + ksoftirqd/NAPI threads",
-			timing_words);
+		time_source_icount(rc);
 	} else if (json_is_object(json_object_get(run, "device"))) { /* traffic from outside */
 		const json_t *dev = json_object_get(run, "device");
 
@@ -82,28 +122,7 @@ static void header_time_source(const struct render_ctx *rc)
 				     "comparison and the counts carry meaning, not the absolute "
 				     "nanoseconds\n");
 	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
-		const json_t *nc = json_object_get(set, "napi_cpu");
-
-		if (json_is_integer(nc) &&
-		    json_integer_value(nc) == json_integer_value(json_object_get(set, "sender_cpu")))
-			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
-				     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
-				     "turns, and the thread's CPU time is the DUT's\n",
-				json_str_of(set, "napi_thread_sched", "?"),
-				json_integer_value(nc));
-		else if (json_is_integer(nc))
-			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
-				     "thread (napi/DEV, %s) on CPU %lld\n",
-				json_str_of(set, "napi_thread_sched", "?"),
-				json_integer_value(nc));
-		else
-			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
-				     "thread (napi/DEV, %s), kept off the sender's CPU\n",
-				json_str_of(set, "napi_thread_sched", "?"));
-		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
-			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
-			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
-			timing_words);
+		time_source_napi(rc);
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
