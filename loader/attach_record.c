@@ -280,6 +280,47 @@ static bool held_orphan_detach(const json_t *r)
 	return e == 0;
 }
 
+/* What xdptc versions before records left: clsact markers (files that touch no qdisc)
+ * and tcx pins whose link is detached. Returns how many were removed. */
+static int prune_before_records(void)
+{
+	DIR *d;
+	struct dirent *de;
+	int removed = 0;
+
+	d = opendir(XDPTC_STATE_DIR);
+	while (d && (de = readdir(d))) {
+		char path[300];
+
+		if (strncmp(de->d_name, "clsact-", 7))
+			continue;
+		snprintf(path, sizeof(path), XDPTC_STATE_DIR "/%s", de->d_name);
+		removed += unlink(path) == 0;
+	}
+	if (d)
+		closedir(d);
+	d = opendir(XDPTC_BPFFS);
+	while (d && (de = readdir(d))) {
+		struct bpf_link_info info;
+		__u32 len = sizeof(info);
+		char path[300];
+		int fd;
+
+		if (strncmp(de->d_name, "tcx-", 4))
+			continue;
+		snprintf(path, sizeof(path), XDPTC_BPFFS "/%s", de->d_name);
+		fd = bpf_obj_get(path);
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && !bpf_link_get_info_by_fd(fd, &info, &len) && !info.tcx.ifindex)
+			removed += unlink(path) == 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+	return removed;
+}
+
 int attach_records_prune(void)
 {
 	DIR *d = opendir(RECORD_DIR);
@@ -326,38 +367,7 @@ int attach_records_prune(void)
 	if (d)
 		closedir(d);
 	rmdir(RECORD_DIR); /* only when empty */
-	/* what xdptc versions before records left: clsact markers (files that touch no
-	 * qdisc) and tcx pins whose link is detached */
-	d = opendir(XDPTC_STATE_DIR);
-	while (d && (de = readdir(d))) {
-		char path[300];
-
-		if (strncmp(de->d_name, "clsact-", 7))
-			continue;
-		snprintf(path, sizeof(path), XDPTC_STATE_DIR "/%s", de->d_name);
-		removed += unlink(path) == 0;
-	}
-	if (d)
-		closedir(d);
-	d = opendir(XDPTC_BPFFS);
-	while (d && (de = readdir(d))) {
-		struct bpf_link_info info;
-		__u32 len = sizeof(info);
-		char path[300];
-		int fd;
-
-		if (strncmp(de->d_name, "tcx-", 4))
-			continue;
-		snprintf(path, sizeof(path), XDPTC_BPFFS "/%s", de->d_name);
-		fd = bpf_obj_get(path);
-		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && !bpf_link_get_info_by_fd(fd, &info, &len) && !info.tcx.ifindex)
-			removed += unlink(path) == 0;
-		if (fd >= 0)
-			close(fd);
-	}
-	if (d)
-		closedir(d);
+	removed += prune_before_records();
 	rmdir(XDPTC_BPFFS); /* only when empty */
 	return removed;
 }
