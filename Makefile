@@ -9,7 +9,8 @@
 #   make matrix     XDP against TC on a list of Debian guest kernels, icount engine
 #                   (KERNELS=6.1,6.18; JOBS=2; REPEAT=3; SEED; MODES, PACKETS, REPS,
 #                   COUNT_REPS, OUT)
-#   make check      build + the tests that need no root (unit tests, examples, schema)
+#   make check      build + the docs' numbers (build/tools/claims) + the tests that need no
+#                   root (unit tests, examples, schema)
 #   make test       unit + integration tests (root; installs deps)
 #   make cleanup    remove anything a killed run left behind
 #   make repeatability  RUNS default veth runs back to back: does each land inside the
@@ -52,7 +53,8 @@ BPF_PROGS := bpf/xdp_drop bpf/tc_drop bpf/netkit_drop bpf/xdp_tx probes/skb_coun
 SKELS     := $(patsubst %,$(BUILD)/%.skel.h,$(notdir $(BPF_PROGS)))
 # the layers, each including only those before it: bpf/ (the programs), probes/ (the
 # counters' user side), loader/ (attach, DUT, trials, senders), analysis/ (statistics,
-# summary, plots), cmd/ (the commands, the run driver, the CLI); tests/unit/test_layers.c
+# summary, plots), run/ (the run driver, the matrix, the topologies), cmd/ (the commands,
+# the CLI); tests/unit/test_layers.c
 LOADER_SRC := $(filter-out %.bpf.c,$(wildcard probes/*.c)) $(wildcard loader/*.c) \
 	$(wildcard analysis/*.c) $(wildcard run/*.c) $(wildcard cmd/*.c)
 LIB_SRC   := $(filter-out cmd/xdptc.c,$(LOADER_SRC))
@@ -103,7 +105,7 @@ switches:
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/xdptc $(BUILD)/xdptc.8
+all: $(BUILD)/xdptc $(BUILD)/xdptc.8 $(BUILD)/tools/claims
 
 # Install missing Debian packages (idempotent; a no-op when everything is present).
 deps:
@@ -128,6 +130,22 @@ $(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h run
 
 $(BUILD)/xdptc: $(BUILD)/obj/cmd/xdptc.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+
+# The repository's tools (tools/), not part of xdptc: tools/claims checks every number of
+# the docs against its committed source (make check runs it), linked with the one
+# product object it needs (analysis/stats.o). Nothing of the product includes them.
+CLAIMS_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out %_main.c,$(wildcard tools/claims/*.c)))
+
+$(BUILD)/obj/tools/claims/%.o: tools/claims/%.c tools/claims/*.h analysis/stats.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itools/claims $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/claims: $(BUILD)/obj/tools/claims/claims_main.o $(CLAIMS_OBJ) $(BUILD)/obj/analysis/stats.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -ljansson -lm -o $@
+
+$(BUILD)/tests/test_claims: private CPPFLAGS += -Itools/claims
+$(BUILD)/tests/test_claims: $(CLAIMS_OBJ)
 
 # the manual page, from the commands' option tables (cmd/cmd_*.c): man -l build/xdptc.8
 $(BUILD)/xdptc.8: $(BUILD)/xdptc
@@ -218,11 +236,13 @@ sweep-veth: switches deps
 # again on the machine as it is, with whatever earlier work left on it.
 HERE_TESTS := $(BUILD)/tests/test_bad_input $(BUILD)/tests/test_veth_drop
 
-# make check: build, and the tests that need no root, no apt and no namespaces (unit
-# tests, and the committed examples against what this version's report computes and
-# against run.json's schema); under a minute, as any user, once the packages are there.
+# make check: build, every number of the docs against its source (build/tools/claims),
+# and the tests that need no root, no apt and no namespaces (unit tests, and the
+# committed examples against what this version's report computes and against run.json's
+# schema); under a minute, as any user, once the packages are there.
 check unit-test:
 	@$(MAKE) --no-print-directory -s all $(UNIT_TESTS)
+	@$(BUILD)/tools/claims
 	@sh tests/run-tests.sh $(UNIT_TESTS)
 
 # make integration-test: the tests on real devices, packets and guests (root)

@@ -69,13 +69,6 @@ double signed_rank_order(size_t n, double level, size_t *c)
 	return *c ? cover : 0;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int block_delta_compute(const double *d, const size_t *block, size_t n, double level,
 			struct block_delta *out)
 {
@@ -134,7 +127,7 @@ int block_delta_compute(const double *d, const size_t *block, size_t n, double l
 		for (size_t i = 0; i < used; i++)
 			for (size_t j = i; j < used; j++)
 				w[k++] = (est[i] + est[j]) / 2;
-		qsort(w, m, sizeof(*w), cmp_dbl);
+		qsort(w, m, sizeof(*w), stats_cmp_double);
 		out->lo = expm1(w[c - 1]);
 		out->hi = expm1(w[m - c]);
 		free(w);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* flame_unnamed.c: the frames perf could not name, counted and explained (flame_unnamed.h). */
 #include "flame_unnamed.h"
+#include "flamegraph.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -87,21 +88,6 @@ static void remember(struct seen *s, int *ns, int kind, const char *frame, const
 	s[i].samples += c;
 }
 
-/* Is the process of the stack @line (its first frame) in the comma list @list? */
-static bool comm_listed(const char *line, const char *list)
-{
-	size_t n = strcspn(line, ";");
-
-	for (const char *p = list; p && *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == n && !strncmp(p, line, n))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 int flame_unnamed_count(FILE *in, const char *skip_comm, struct flame_unnamed *u)
 {
 	struct seen *seen = calloc(MAX_SEEN, sizeof(*seen));
@@ -112,16 +98,12 @@ int flame_unnamed_count(FILE *in, const char *skip_comm, struct flame_unnamed *u
 		return -ENOMEM;
 	memset(u, 0, sizeof(*u));
 	while (fgets(line, sizeof(line), in)) {
-		char *sp = strrchr(line, ' '), *save = NULL, *comm;
+		char *save = NULL, *comm;
 		bool in_kind[UNNAMED_NR] = { false }, any = false, kernel = false;
 		int n = 0, kernel_from;
 		double c;
 
-		if (!sp)
-			continue;
-		c = strtod(sp + 1, NULL);
-		*sp = '\0';
-		if (comm_listed(line, skip_comm))
+		if (!flame_folded_split(line, skip_comm, &c))
 			continue;
 		comm = strtok_r(line, ";", &save);
 		if (!comm)

@@ -408,6 +408,17 @@ static bool comm_in(const char *line, const char *list)
 	return false;
 }
 
+bool flame_folded_split(char *line, const char *skip_comm, double *count)
+{
+	char *sp = strrchr(line, ' ');
+
+	if (!sp)
+		return false;
+	*count = strtod(sp + 1, NULL);
+	*sp = '\0';
+	return !comm_in(line, skip_comm);
+}
+
 /* Add the folded stacks read from @in to the tree under @root, each count times
  * @scale into the node's value (@base false) or base (@base true); stacks of the
  * process @skip_comm (its first frame; NULL: none) are left out. Returns 0 or -ENOMEM. */
@@ -416,16 +427,13 @@ static int tree_add(struct node *root, FILE *in, double scale, bool base, const 
 	char line[16384];
 
 	while (fgets(line, sizeof(line), in)) {
-		char *sp = strrchr(line, ' '), *p = line;
+		char *p = line;
 		double v;
 		struct node *n = root;
 
-		if (!sp)
+		if (!flame_folded_split(line, skip_comm, &v))
 			continue;
-		v = scale * strtod(sp + 1, NULL);
-		*sp = '\0';
-		if (comm_in(line, skip_comm))
-			continue;
+		v *= scale;
 		*(base ? &root->base : &root->value) += v;
 		while (*p) {
 			char *semi = strchr(p, ';');
@@ -565,15 +573,11 @@ static int self_add(FILE *in, double scale, int which, const char *skip_comm,
 	char line[16384];
 
 	while (fgets(line, sizeof(line), in)) {
-		char *sp = strrchr(line, ' '), *leaf;
+		char *leaf;
 		double c;
 		int i;
 
-		if (!sp)
-			continue;
-		c = strtod(sp + 1, NULL);
-		*sp = '\0';
-		if (comm_in(line, skip_comm))
+		if (!flame_folded_split(line, skip_comm, &c))
 			continue;
 		leaf = strrchr(line, ';') ? strrchr(line, ';') + 1 : line;
 		for (i = 0; i < *n && strcmp(fns[i].name, leaf); i++)

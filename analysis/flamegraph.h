@@ -8,6 +8,7 @@
 #ifndef XDPTC_FLAMEGRAPH_H
 #define XDPTC_FLAMEGRAPH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* flame_fold - read `perf script` output from @in, write folded stacks to @out, sorted.
@@ -62,6 +63,12 @@ struct flame_fn {
  * (-E2BIG: more than @max). */
 int flame_self_diff(FILE *a, double a_scale, FILE *b, double b_scale, const char *skip_comm,
 		    struct flame_fn *fns, int max);
+
+/* flame_folded_split - a line of folded stacks ("comm;frame;...;leaf COUNT") split in
+ * place: @line ends before its count, which goes to *@count. Returns false when the line
+ * has no count, or its process (the first frame) is one of @skip_comm (a comma list;
+ * NULL: none): a line to leave out. */
+bool flame_folded_split(char *line, const char *skip_comm, double *count);
 
 /* flame_make - fold perf data @data (`perf script -i`) into the file @folded, the idle
  * task's samples counted in *@idle; remove the perf data. Returns the samples folded, or

@@ -1,6 +1,6 @@
 /*
- * stats.c - descriptive statistics and a paired bootstrap for measurement
- * repetitions. See stats.h for the API contract.
+ * stats.c - descriptive statistics of measurement repetitions and the distribution-free
+ * interval of a paired median ratio. See stats.h for the API contract.
  */
 #include "stats.h"
 
@@ -139,11 +139,7 @@ double stats_cv(const double *v, size_t n)
 	return sqrt(ss / (double)(n - 1)) / mean;
 }
 
-/* --- PRNG: splitmix64 seeding + xoshiro256** ------------------------- */
-
-struct xoshiro256ss {
-	uint64_t s[4];
-};
+/* --- a generator for seeds and shuffles --------------------------------- */
 
 uint64_t stats_splitmix64(uint64_t *x)
 {
@@ -152,102 +148,6 @@ uint64_t stats_splitmix64(uint64_t *x)
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
-}
-
-static void xoshiro_seed(struct xoshiro256ss *g, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		g->s[i] = stats_splitmix64(&seed);
-}
-
-static uint64_t rotl64(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t xoshiro_next(struct xoshiro256ss *g)
-{
-	uint64_t *s = g->s;
-	uint64_t result = rotl64(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl64(s[3], 45);
-	return result;
-}
-
-/* Unbiased uniform draw from [0, bound), bound >= 1, by rejection. */
-static uint64_t xoshiro_bounded(struct xoshiro256ss *g, uint64_t bound)
-{
-	uint64_t threshold = (0 - bound) % bound; /* (2^64 - bound) mod bound */
-
-	for (;;) {
-		uint64_t x = xoshiro_next(g);
-
-		if (x >= threshold)
-			return x % bound;
-	}
-}
-
-/* --- paired bootstrap ------------------------------------------------ */
-
-int stats_paired_rel_delta_ci(const double *a, const double *b, size_t n,
-			      unsigned reps, double level, uint64_t seed,
-			      struct stats_interval *out)
-{
-	struct xoshiro256ss g;
-	double *ratio, *work, *boot;
-	double estimate;
-	int ret = 0;
-
-	if (!a || !b || !out || n < 2 || reps < 100 ||
-	    !(level > 0.0 && level < 1.0))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(a[i]) || !isfinite(b[i]) || a[i] <= 0.0)
-			return -EINVAL;
-		if (!isfinite(b[i] / a[i]))
-			return -EINVAL;
-	}
-
-	/* calloc checks the count * size multiplication for overflow */
-	ratio = calloc(n, sizeof(*ratio));
-	work = calloc(n, sizeof(*work));
-	boot = calloc(reps, sizeof(*boot));
-	if (!ratio || !work || !boot) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-
-	for (size_t i = 0; i < n; i++)
-		ratio[i] = b[i] / a[i];
-
-	memcpy(work, ratio, n * sizeof(*work));
-	sort_doubles(work, n);
-	estimate = median_sorted(work, n) - 1.0;
-
-	xoshiro_seed(&g, seed);
-	for (unsigned r = 0; r < reps; r++) {
-		for (size_t j = 0; j < n; j++)
-			work[j] = ratio[xoshiro_bounded(&g, (uint64_t)n)];
-		sort_doubles(work, n);
-		boot[r] = median_sorted(work, n) - 1.0;
-	}
-	sort_doubles(boot, reps);
-
-	out->estimate = estimate;
-	out->lo = percentile_sorted(boot, reps, (1.0 - level) / 2.0);
-	out->hi = percentile_sorted(boot, reps, (1.0 + level) / 2.0);
-
-out_free:
-	free(ratio);
-	free(work);
-	free(boot);
-	return ret;
 }
 
 bool stats_interval_excludes_zero(const struct stats_interval *iv)

@@ -1,6 +1,8 @@
 /*
- * stats.h - descriptive statistics and a paired bootstrap for measurement
- * repetitions.
+ * stats.h - descriptive statistics of measurement repetitions (median, percentile, min,
+ * max, mean, coefficient of variation), the distribution-free interval of a median from
+ * order statistics and the paired relative delta built on it (what the summary prints
+ * for a run's trials), and splitmix64 for seeds and shuffles.
  *
  * All functions are units-agnostic: they operate on plain doubles and
  * return results in the units of their inputs (median, min, max, mean,
@@ -11,21 +13,13 @@
  * behaviour but the result is unspecified (median/percentile order NaN
  * above +inf). Array pointers may be NULL only when n == 0.
  *
- * Percentile definition (used by stats_percentile and by the bootstrap):
+ * Percentile definition (stats_percentile):
  * let x[0] <= ... <= x[n-1] be the sorted values, h = p * (n - 1),
  * k = floor(h), f = h - k. Then
  *     P(p) = x[k] + f * (x[k+1] - x[k])   if k + 1 < n
  *     P(p) = x[n-1]                       otherwise (p == 1)
  * This is linear interpolation between closest ranks (Hyndman & Fan
  * type 7, the default of numpy.percentile and R's quantile()).
- *
- * Reproducibility: the bootstrap uses a self-contained xoshiro256**
- * generator whose 256-bit state is filled from the 64-bit seed with
- * splitmix64, and an unbiased bounded draw by rejection. Given the same
- * inputs, reps, level and seed, results are bit-for-bit identical on any
- * platform with IEEE-754 binary64 doubles, as long as the code is not
- * built with value-changing FP options (-ffast-math, -ffp-contract=fast;
- * note that GCC's -std=c11 already disables FP contraction).
  */
 #ifndef XDPTC_ANALYSIS_STATS_H
 #define XDPTC_ANALYSIS_STATS_H
@@ -93,39 +87,6 @@ struct stats_interval {
 	double lo;
 	double hi;
 };
-
-/*
- * stats_paired_rel_delta_ci - paired relative delta of B against A with a
- * percentile-bootstrap confidence interval.
- * @a, @b:  paired measurements; pair i is (a[i], b[i]). Not modified.
- * @n:      number of pairs.
- * @reps:   number of bootstrap resamples (callers typically use 10000).
- * @level:  confidence level in (0, 1), e.g. 0.95.
- * @seed:   PRNG seed; same seed and inputs give identical results.
- * @out:    receives the result on success; left untouched on error.
- *
- * Ratios r[i] = b[i] / a[i]. The estimate is median(r) - 1, so -0.28
- * means B is 28% lower than A. The bootstrap draws @reps resamples; each
- * resample consists of n indices drawn uniformly with replacement from
- * [0, n) (for rep = 0..reps-1, for j = 0..n-1, in that order, one bounded
- * draw each) and its statistic is median(r[idx[0..n-1]]) - 1.
- * lo and hi are the percentiles (1 - level) / 2 and (1 + level) / 2 of the
- * @reps statistics, using the same interpolation as stats_percentile.
- *
- * PRNG: xoshiro256** (Blackman & Vigna), state initialised by four
- * successive splitmix64 outputs starting from @seed. Bounded draw of
- * [0, n): draw x until x >= (2^64 - n) mod n, return x mod n (unbiased
- * rejection).
- *
- * Returns 0 on success;
- * -EINVAL if a, b or out is NULL, n < 2, reps < 100, level is not in
- *         (0, 1) (NaN included), any a[i] <= 0, any a[i] or b[i] is not
- *         finite, or any ratio b[i] / a[i] overflows to infinity;
- * -ENOMEM if working memory (2 * n + reps doubles) cannot be allocated.
- */
-int stats_paired_rel_delta_ci(const double *a, const double *b, size_t n,
-			      unsigned reps, double level, uint64_t seed,
-			      struct stats_interval *out);
 
 /*
  * stats_splitmix64 - the next value of the splitmix64 sequence whose state is *@x

@@ -93,7 +93,7 @@ static json_t *pair_delta(const json_t *run, const char *metric, const char *a, 
 {
 	double pa[SUMMARY_MAX_VALUES], pb[SUMMARY_MAX_VALUES];
 
-	if (!strcmp(metric, summary_time_metric(run)) && window_run(run))
+	if (!strcmp(metric, summary_time_metric(run)) && window_pass_alternates(run))
 		return window_delta_json(run, metric, a, b);
 	size_t n = summary_pair_by_rep(json_object_get(run, "trials"), metric, "timing", a, "timing", b,
 			       pa, pb);

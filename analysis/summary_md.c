@@ -22,6 +22,72 @@
 #include "window_delta.h"
 
 /* The line saying where the time metric comes from (and the engine, or the guest). */
+/* The icount engine's time: instructions, on its guest (virtio) or all inside it. */
+static void time_source_icount(const struct render_ctx *rc)
+{
+	const char *timing_words = rc->timing_words;
+	const json_t *guest = rc->guest;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	const json_t *en = json_object_get(run, "engine");
+	const char *qemu = json_str_of(en, "qemu", "?");
+	const char *args = json_str_of(en, "icount", "?");
+	const char *kern = json_str_of(en, "guest_kernel", "?");
+
+	if (guest) /* virtio: the guest is the DUT */
+		fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
+			     "%s, its virtio-net eth0 fed from this host's tap\n",
+			qemu, args, kern);
+	else /* veth: the whole experiment in the guest */
+		fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
+			     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
+			qemu, args, kern,
+			json_str_of(en, "host_cpu_model", "?"),
+			json_str_of(en, "host_kernel", "?"));
+	fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
+		     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
+		     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
+		     "time); %s\n",
+		summary_time_metric(run),
+		guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
+			"eth0) and ksoftirqd"
+		: json_is_string(json_object_get(run, "timed"))
+			? json_string_value(json_object_get(run, "timed"))
+			: "guest CPU time in ns of the sender thread (which runs the veth "
+			  "receive softirq) + ksoftirqd/NAPI threads",
+		timing_words);
+}
+
+/* The DUT's receive path in a kernel thread of its own (threaded NAPI on veth). */
+static void time_source_napi(const struct render_ctx *rc)
+{
+	const char *timing_words = rc->timing_words;
+	const json_t *set = rc->set;
+	FILE *out = rc->out;
+	const json_t *nc = json_object_get(set, "napi_cpu");
+
+	if (json_is_integer(nc) &&
+	    json_integer_value(nc) == json_integer_value(json_object_get(set, "sender_cpu")))
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+			     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
+			     "turns, and the thread's CPU time is the DUT's\n",
+			json_str_of(set, "napi_thread_sched", "?"),
+			json_integer_value(nc));
+	else if (json_is_integer(nc))
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+			     "thread (napi/DEV, %s) on CPU %lld\n",
+			json_str_of(set, "napi_thread_sched", "?"),
+			json_integer_value(nc));
+	else
+		fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
+			     "thread (napi/DEV, %s), kept off the sender's CPU\n",
+			json_str_of(set, "napi_thread_sched", "?"));
+	fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
+		     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
+		     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
+		timing_words);
+}
+
 static void header_time_source(const struct render_ctx *rc)
 {
 	const json_t *set = rc->set;
@@ -31,33 +97,7 @@ static void header_time_source(const struct render_ctx *rc)
 	FILE *out = rc->out;
 
 	if (summary_time_is_guest(summary_time_metric(run))) {
-		const json_t *en = json_object_get(run, "engine");
-		const char *qemu = json_str_of(en, "qemu", "?");
-		const char *args = json_str_of(en, "icount", "?");
-		const char *kern = json_str_of(en, "guest_kernel", "?");
-
-		if (guest) /* virtio: the guest is the DUT */
-			fprintf(out, "- Engine: icount: the DUT is a qemu TCG guest (%s, %s), kernel "
-				     "%s, its virtio-net eth0 fed from this host's tap\n",
-				qemu, args, kern);
-		else /* veth: the whole experiment in the guest */
-			fprintf(out, "- Engine: icount: the whole experiment ran inside a qemu TCG "
-				     "guest (%s, %s), guest kernel %s, on a host with %s, kernel %s\n",
-				qemu, args, kern,
-				json_str_of(en, "host_cpu_model", "?"),
-				json_str_of(en, "host_kernel", "?"));
-		fprintf(out, "- Time: %s = %s, over pkts_at_dut; at -icount "
-			     "shift=0 the guest clock advances 1 ns per guest instruction, so these "
-			     "ns are instructions (no cpu_ns_per_pkt: emulated time is no host "
-			     "time); %s\n",
-			summary_time_metric(run),
-			guest ? "the guest's CPU time in ns of its NAPI thread (threaded NAPI on "
-				"eth0) and ksoftirqd"
-			: json_is_string(json_object_get(run, "timed"))
-				? json_string_value(json_object_get(run, "timed"))
-				: "guest CPU time in ns of the sender thread (which runs the veth "
-				  "receive softirq) + ksoftirqd/NAPI threads",
-			timing_words);
+		time_source_icount(rc);
 	} else if (json_is_object(json_object_get(run, "device"))) { /* traffic from outside */
 		const json_t *dev = json_object_get(run, "device");
 
@@ -84,28 +124,7 @@ static void header_time_source(const struct render_ctx *rc)
 				     "comparison and the counts carry meaning, not the absolute "
 				     "nanoseconds\n");
 	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
-		const json_t *nc = json_object_get(set, "napi_cpu");
-
-		if (json_is_integer(nc) &&
-		    json_integer_value(nc) == json_integer_value(json_object_get(set, "sender_cpu")))
-			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
-				     "thread (napi/DEV, %s) on the sender's CPU %lld: the two take "
-				     "turns, and the thread's CPU time is the DUT's\n",
-				json_str_of(set, "napi_thread_sched", "?"),
-				json_integer_value(nc));
-		else if (json_is_integer(nc))
-			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
-				     "thread (napi/DEV, %s) on CPU %lld\n",
-				json_str_of(set, "napi_thread_sched", "?"),
-				json_integer_value(nc));
-		else
-			fprintf(out, "- Threaded NAPI: the DUT's receive path runs in its own kernel "
-				     "thread (napi/DEV, %s), kept off the sender's CPU\n",
-				json_str_of(set, "napi_thread_sched", "?"));
-		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread + the DUT's "
-			     "NAPI thread and ksoftirqd, over pkts_at_dut; at max_drop_pps the NAPI "
-			     "thread's alone (the sender's own time, pacing included, is not the DUT's cost); %s\n",
-			timing_words);
+		time_source_napi(rc);
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
@@ -248,13 +267,84 @@ static long long timing_blocks(const json_t *run, const json_t *set)
 		       : (long long)json_integer_value(json_object_get(set, "reps"));
 }
 
-static void render_header(const struct render_ctx *rc)
+/* A mode asked for that this machine cannot run: one sentence each. */
+static void header_refused(const json_t *run, FILE *out)
+{
+	const json_t *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(run, "modes_refused"), i, r)
+		n += fprintf(out, "%s is left out of this run: %s; the other modes ran.\n",
+			     json_str_of(r, "mode", "?"), json_str_of(r, "reason", "?")) > 0;
+	if (n)
+		fprintf(out, "\n");
+}
+
+/* Where the traffic came from: the sender and its settings, or a device fed from
+ * outside with its windows and offered rate. */
+static void header_traffic(const struct render_ctx *rc)
 {
 	const json_t *set = rc->set;
+	const json_t *run = rc->run;
+	FILE *out = rc->out;
+	const json_t *rate = json_object_get(set, "rate_pps");
+	const json_t *dev = json_object_get(run, "device");
+	const json_t *off = json_object_get(run, "offered_rate");
+	char a[48], b[48], c[48], r[48];
+
+	if (json_is_object(dev)) { /* traffic from outside: windows of time */
+		double med = json_num_of(off, "median_pps");
+		char medw[64];
+
+		if (med > 0)
+			snprintf(medw, sizeof(medw), "median %.0f pps in the timing pass", med);
+		else
+			snprintf(medw, sizeof(medw), "no valid timing trial to take a median of");
+		fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
+			     "%.1f s; offered rate: %s, %lld "
+			     "trials measured, %lld invalid for being more than %.1f%% from "
+			     "their pass's median; %lld repetitions of "
+			     "the timing pass and %lld of the count and BPF-statistics passes, "
+			     "in shuffled order (seed %lld)\n",
+			json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),
+			json_is_string(json_object_get(dev, "netns")) ? ", namespace " : "",
+			json_str_of(dev, "netns", ""),
+			json_num_of(set, "window_s"), medw,
+			(long long)json_integer_value(json_object_get(off, "trials")),
+			(long long)json_integer_value(json_object_get(off, "invalid")),
+			100 * json_num_of(off, "tolerance"),
+			json_integer_value(json_object_get(set, "reps")),
+			json_integer_value(json_object_get(set, "count_reps")),
+			json_integer_value(json_object_get(set, "seed")));
+		return;
+	}
+	/* the alternating pass's blocks are its repetitions; its windows its own */
+	fprintf(out, window_pass_alternates(run)
+		? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
+		  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
+		  "(below) and %lld repetitions of the others, in shuffled order (seed "
+		  "%lld)\n"
+		: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
+		  "of %s; %lld repetitions of the timing pass and %lld of the count and "
+		  "BPF-statistics passes, in shuffled order (seed %lld)\n",
+		json_str_of(set, "sender", "?"),
+		json_integer_value(json_object_get(set, "sender_cpu")),
+		json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
+							 summary_fmt_count(c, sizeof(c), rate)), r)
+					     : "unpaced",
+		summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+		summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
+		timing_blocks(run, set),
+		json_integer_value(json_object_get(set, "count_reps")),
+		json_integer_value(json_object_get(set, "seed")));
+}
+
+static void render_header(const struct render_ctx *rc)
+{
 	const json_t *mach = rc->mach;
 	const json_t *run = rc->run;
 	FILE *out = rc->out;
-	char a[48], b[48], c[48];
 
 	fprintf(out, "# xdptc run: %s topology, %s\n\n",
 		json_str_of(run, "topology", "?"),
@@ -266,74 +356,14 @@ static void render_header(const struct render_ctx *rc)
 	/* the answer first, in words, built only from the figures below */
 	if (summary_headline(run, out))
 		fprintf(out, "\n");
-	{ /* a mode asked for that this machine cannot run: one sentence each */
-		const json_t *r;
-		size_t i;
-		int n = 0;
-
-		json_array_foreach(json_object_get(run, "modes_refused"), i, r)
-			n += fprintf(out, "%s is left out of this run: %s; the other modes ran.\n",
-				     json_str_of(r, "mode", "?"), json_str_of(r, "reason", "?")) > 0;
-		if (n)
-			fprintf(out, "\n");
-	}
+	header_refused(run, out);
 	fprintf(out, "- Machine: %s, %lld CPU%s; kernel %s %s\n",
 		json_str_of(mach, "cpu_model", "?"),
 		json_integer_value(json_object_get(mach, "cpus")),
 		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
 		json_str_of(mach, "kernel_release", "?"),
 		json_str_of(mach, "arch", ""));
-	{
-		const json_t *rate = json_object_get(set, "rate_pps");
-		char r[48];
-
-		const json_t *dev = json_object_get(run, "device");
-		const json_t *off = json_object_get(run, "offered_rate");
-
-		if (json_is_object(dev)) { /* traffic from outside: windows of time */
-			double med = json_num_of(off, "median_pps");
-			char medw[64];
-
-			if (med > 0)
-				snprintf(medw, sizeof(medw), "median %.0f pps in the timing pass", med);
-			else
-				snprintf(medw, sizeof(medw), "no valid timing trial to take a median of");
-			fprintf(out, "- Traffic: from outside, into %s (driver %s%s%s); windows of "
-				     "%.1f s; offered rate: %s, %lld "
-				     "trials measured, %lld invalid for being more than %.1f%% from "
-				     "their pass's median; %lld repetitions of "
-				     "the timing pass and %lld of the count and BPF-statistics passes, "
-				     "in shuffled order (seed %lld)\n",
-				json_str_of(set, "device", "?"), json_str_of(dev, "driver", "?"),
-				json_is_string(json_object_get(dev, "netns")) ? ", namespace " : "",
-				json_str_of(dev, "netns", ""),
-				json_num_of(set, "window_s"), medw,
-				(long long)json_integer_value(json_object_get(off, "trials")),
-				(long long)json_integer_value(json_object_get(off, "invalid")),
-				100 * json_num_of(off, "tolerance"),
-				json_integer_value(json_object_get(set, "reps")),
-				json_integer_value(json_object_get(set, "count_reps")),
-				json_integer_value(json_object_get(set, "seed")));
-		} else /* the alternating pass's blocks are its repetitions; its windows its own */
-		fprintf(out, window_run(run)
-			? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
-			  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
-			  "(below) and %lld repetitions of the others, in shuffled order (seed "
-			  "%lld)\n"
-			: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
-			  "of %s; %lld repetitions of the timing pass and %lld of the count and "
-			  "BPF-statistics passes, in shuffled order (seed %lld)\n",
-			json_str_of(set, "sender", "?"),
-			json_integer_value(json_object_get(set, "sender_cpu")),
-			json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
-								 summary_fmt_count(c, sizeof(c), rate)), r)
-						     : "unpaced",
-			summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
-			summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-			timing_blocks(run, set),
-			json_integer_value(json_object_get(set, "count_reps")),
-			json_integer_value(json_object_get(set, "seed")));
-	}
+	header_traffic(rc);
 	window_schedule_md(run, out);
 	summary_stop_md(run, out);
 	header_time(rc);

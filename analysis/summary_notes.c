@@ -231,96 +231,103 @@ void summary_cross_check_render(const struct render_ctx *rc)
 	}
 }
 
-void summary_deltas_render(const struct render_ctx *rc)
+/* The deltas' heading and the table's head (or the sentence when there is no delta). */
+static void deltas_head(const struct render_ctx *rc, bool by_rep)
 {
 	const json_t *s = rc->s;
 	FILE *out = rc->out;
-	bool by_rep = false; /* a delta paired by repetition (not over windows) */
-	size_t i;
-	json_t *d;
-
-	json_array_foreach(json_object_get(s, "deltas"), i, d)
-		by_rep |= !json_object_get(d, "blocks");
 
 	if (!json_array_size(json_object_get(s, "deltas"))) {
 		fprintf(out, "\nOne mode measured: no within-run delta.\n");
-	} else {
-		if (window_run(rc->run))
-			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
-				     "own mode; %s: window by window, in blocks, each block's "
-				     "Hodges-Lehmann estimate and the signed-rank interval over the "
-				     "blocks, with its exact coverage%s):\n\n",
-				json_str_of(s, "baseline", "?"),
-				summary_time_metric(rc->run), by_rep ? "; other metrics paired by "
-				"block, interval of the median paired ratio from order statistics" : "");
-		else
-			fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
-				     "own mode; paired by repetition; interval of the median paired "
-				     "ratio from order statistics, with its exact coverage):\n\n",
-				json_str_of(s, "baseline", "?"));
-		fprintf(out, "| metric | A | B | delta (median) | interval (coverage) | per-pair range | "
-			     "pairs | verdict |\n");
-		fprintf(out, "|---|---|---|---|---|---|---|---|\n");
+		return;
 	}
-	json_array_foreach(json_object_get(s, "deltas"), i, d) {
-		const json_t *lo = json_object_get(d, "ci95_lo");
-		json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
-		double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
-		char x[32], y[32], z[32], w[32], v[32], blk[32];
-		int pr;
+	if (window_pass_alternates(rc->run))
+		fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
+			     "own mode; %s: window by window, in blocks, each block's "
+			     "Hodges-Lehmann estimate and the signed-rank interval over the "
+			     "blocks, with its exact coverage%s):\n\n",
+			json_str_of(s, "baseline", "?"),
+			summary_time_metric(rc->run), by_rep ? "; other metrics paired by "
+			"block, interval of the median paired ratio from order statistics" : "");
+	else
+		fprintf(out, "\nWithin-run deltas (B against A = %s; the A/A arm against its "
+			     "own mode; paired by repetition; interval of the median paired "
+			     "ratio from order statistics, with its exact coverage):\n\n",
+			json_str_of(s, "baseline", "?"));
+	fprintf(out, "| metric | A | B | delta (median) | interval (coverage) | per-pair range | "
+		     "pairs | verdict |\n");
+	fprintf(out, "|---|---|---|---|---|---|---|---|\n");
+}
 
-		fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
-			json_string_value(json_object_get(d, "a")),
-			json_string_value(json_object_get(d, "b")));
-		if (!json_is_number(json_object_get(d, "rel_delta"))) {
-			fprintf(out, "n/a | n/a | n/a | %lld | %s |\n", pairs,
-				json_str_of(d, "reason", ""));
-			continue;
-		}
-		pr = json_is_number(lo) ? summary_pct_decimals(l, h) : 1;
-		if (json_is_number(lo))
-			snprintf(w, sizeof(w), "[%s, %s] (%.1f%%)", summary_fmt_pct(x, sizeof(x), l, pr),
-				 summary_fmt_pct(y, sizeof(y), h, pr),
-				 100 * json_number_value(json_object_get(d, "ci_coverage")));
-		else
-			snprintf(w, sizeof(w), "none below 6 pairs");
-		fprintf(out, "%s | %s | %s%s .. %s | %lld%s | %s |\n",
-			summary_fmt_pct(v, sizeof(v), json_number_value(json_object_get(d, "rel_delta")), pr), w,
-			json_object_get(d, "blocks") ? "blocks " : "",
-			summary_fmt_pct(x, sizeof(x), json_number_value(json_object_get(d, "pair_min")), pr),
-			summary_fmt_pct(z, sizeof(z), json_number_value(json_object_get(d, "pair_max")), pr),
-			pairs, json_object_get(d, "blocks") ? (snprintf(blk, sizeof(blk), " in %lld blocks",
-					json_integer_value(json_object_get(d, "blocks"))), blk) : "",
-			json_is_true(json_object_get(d, "aa_systematic"))
-				? "A/A arm: identical arms differ systematically"
-			: json_is_true(json_object_get(d, "aa")) ? "A/A arm: the noise floor"
-			: json_is_true(json_object_get(d, "real")) ? "real (interval excludes 0)"
-			: !json_is_number(lo) ? "too few pairs to call"
-					      : "not distinguishable from noise");
-	}
-	summary_segments_md(rc->run, out);
-	{
-		const json_t *nf = json_object_get(s, "noise_floor");
-		double l = json_number_value(json_object_get(nf, "ci95_lo"));
-		double h = json_number_value(json_object_get(nf, "ci95_hi"));
-		int pr = summary_pct_decimals(l, h);
-		char x[32], y[32];
+/* One row of the deltas' table: delta @d. */
+static void delta_row(FILE *out, const json_t *d)
+{
+	const json_t *lo = json_object_get(d, "ci95_lo");
+	json_int_t pairs = json_integer_value(json_object_get(d, "pairs"));
+	double l = json_number_value(lo), h = json_number_value(json_object_get(d, "ci95_hi"));
+	char x[32], y[32], z[32], w[32], v[32], blk[32];
+	int pr;
 
-		if (nf && json_is_true(json_object_get(nf, "systematic")))
-			fprintf(out, "\nA/A noise floor (a mode measured as two identical arms): "
-				     "interval [%s, %s], which excludes 0: the two identical arms "
-				     "differ systematically (by the order of the trials, or the "
-				     "machine), so no delta smaller than %.*f%% means anything here.\n",
-				summary_fmt_pct(x, sizeof(x), l, pr), summary_fmt_pct(y, sizeof(y), h, pr), pr,
-				100 * fmax(fabs(l), fabs(h)));
-		else if (nf)
-			fprintf(out, "\nA/A noise floor (a mode measured as two identical arms): "
-				     "interval [%s, %s], half-width %.*f%%. A delta inside that band is "
-				     "no larger than what this run measures between identical arms.\n",
-				summary_fmt_pct(x, sizeof(x), l, pr), summary_fmt_pct(y, sizeof(y), h, pr), pr,
-				100 * (h - l) / 2);
+	fprintf(out, "| %s | %s | %s | ", json_string_value(json_object_get(d, "metric")),
+		json_string_value(json_object_get(d, "a")),
+		json_string_value(json_object_get(d, "b")));
+	if (!json_is_number(json_object_get(d, "rel_delta"))) {
+		fprintf(out, "n/a | n/a | n/a | %lld | %s |\n", pairs,
+			json_str_of(d, "reason", ""));
+		return;
 	}
-	if (json_array_size(json_object_get(s, "deltas")) && window_run(rc->run))
+	pr = json_is_number(lo) ? summary_pct_decimals(l, h) : 1;
+	if (json_is_number(lo))
+		snprintf(w, sizeof(w), "[%s, %s] (%.1f%%)", summary_fmt_pct(x, sizeof(x), l, pr),
+			 summary_fmt_pct(y, sizeof(y), h, pr),
+			 100 * json_number_value(json_object_get(d, "ci_coverage")));
+	else
+		snprintf(w, sizeof(w), "none below 6 pairs");
+	fprintf(out, "%s | %s | %s%s .. %s | %lld%s | %s |\n",
+		summary_fmt_pct(v, sizeof(v), json_number_value(json_object_get(d, "rel_delta")), pr), w,
+		json_object_get(d, "blocks") ? "blocks " : "",
+		summary_fmt_pct(x, sizeof(x), json_number_value(json_object_get(d, "pair_min")), pr),
+		summary_fmt_pct(z, sizeof(z), json_number_value(json_object_get(d, "pair_max")), pr),
+		pairs, json_object_get(d, "blocks") ? (snprintf(blk, sizeof(blk), " in %lld blocks",
+				json_integer_value(json_object_get(d, "blocks"))), blk) : "",
+		json_is_true(json_object_get(d, "aa_systematic"))
+			? "A/A arm: identical arms differ systematically"
+		: json_is_true(json_object_get(d, "aa")) ? "A/A arm: the noise floor"
+		: json_is_true(json_object_get(d, "real")) ? "real (interval excludes 0)"
+		: !json_is_number(lo) ? "too few pairs to call"
+				      : "not distinguishable from noise");
+}
+
+/* The A/A noise floor @nf in a sentence (nothing when the run has none). */
+static void noise_floor_md(FILE *out, const json_t *nf)
+{
+	double l = json_number_value(json_object_get(nf, "ci95_lo"));
+	double h = json_number_value(json_object_get(nf, "ci95_hi"));
+	int pr = summary_pct_decimals(l, h);
+	char x[32], y[32];
+
+	if (nf && json_is_true(json_object_get(nf, "systematic")))
+		fprintf(out, "\nA/A noise floor (a mode measured as two identical arms): "
+			     "interval [%s, %s], which excludes 0: the two identical arms "
+			     "differ systematically (by the order of the trials, or the "
+			     "machine), so no delta smaller than %.*f%% means anything here.\n",
+			summary_fmt_pct(x, sizeof(x), l, pr), summary_fmt_pct(y, sizeof(y), h, pr), pr,
+			100 * fmax(fabs(l), fabs(h)));
+	else if (nf)
+		fprintf(out, "\nA/A noise floor (a mode measured as two identical arms): "
+			     "interval [%s, %s], half-width %.*f%%. A delta inside that band is "
+			     "no larger than what this run measures between identical arms.\n",
+			summary_fmt_pct(x, sizeof(x), l, pr), summary_fmt_pct(y, sizeof(y), h, pr), pr,
+			100 * (h - l) / 2);
+}
+
+/* How the intervals were computed: over blocks (an alternating pass's time metric), and
+ * from order statistics (@by_rep: a delta paired by repetition). */
+static void deltas_method_md(const struct render_ctx *rc, bool by_rep)
+{
+	FILE *out = rc->out;
+
+	if (json_array_size(json_object_get(rc->s, "deltas")) && window_pass_alternates(rc->run))
 		fprintf(out, "\nThe time metric's pairs are windows of two arms in the same round "
 			     "and place; adjacent pairs share the machine's noise and the rounds' "
 			     "random order, so they are not independent, and its interval is computed "
@@ -338,8 +345,25 @@ void summary_deltas_render(const struct render_ctx *rc)
 			     "whatever the distribution of the ratios%s. A delta is called real only "
 			     "when its interval excludes 0; fewer than 6 pairs give no such interval "
 			     "(all 5 of one sign happens by chance 1 time in 16).\n",
-			window_run(rc->run) ? " (for the time metric of an alternating pass: see "
-					      "above; for the rest, blocks are the repetitions)" : "");
+			window_pass_alternates(rc->run) ?
+				" (for the time metric of an alternating pass: see above; for the "
+				"rest, blocks are the repetitions)" : "");
+}
+
+void summary_deltas_render(const struct render_ctx *rc)
+{
+	bool by_rep = false; /* a delta paired by repetition (not over windows) */
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(json_object_get(rc->s, "deltas"), i, d)
+		by_rep |= !json_object_get(d, "blocks");
+	deltas_head(rc, by_rep);
+	json_array_foreach(json_object_get(rc->s, "deltas"), i, d)
+		delta_row(rc->out, d);
+	summary_segments_md(rc->run, rc->out);
+	noise_floor_md(rc->out, json_object_get(rc->s, "noise_floor"));
+	deltas_method_md(rc, by_rep);
 }
 
 /* A negative observer cost, in words: drift, not probes that speed the path up. */

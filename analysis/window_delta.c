@@ -27,13 +27,6 @@ static const json_t *timing_windows(const json_t *run, const char *mode, json_in
 	return NULL;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int window_independent_interval(const double *d, size_t n, double level, double *lo,
 				double *hi)
 {
@@ -46,14 +39,14 @@ int window_independent_interval(const double *d, size_t n, double level, double 
 	if (!sorted)
 		return -ENOMEM;
 	memcpy(sorted, d, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+	qsort(sorted, n, sizeof(*sorted), stats_cmp_double);
 	*lo = expm1(sorted[k - 1]);
 	*hi = expm1(sorted[n - k]);
 	free(sorted);
 	return 0;
 }
 
-bool window_run(const json_t *run)
+bool window_pass_alternates(const json_t *run)
 {
 	size_t i;
 	json_t *t;

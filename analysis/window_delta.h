@@ -14,8 +14,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* window_run - whether @run's timing trials list their windows (an alternating pass). */
-bool window_run(const json_t *run);
+/* window_pass_alternates - whether @run's timing pass alternated: a timing trial lists
+ * its windows. */
+bool window_pass_alternates(const json_t *run);
 
 /* window_pairs - the pairs of arms @a and @b over @run's valid timing windows, in time
  * order: log ratios into *@d, their blocks (the trials' "rep") into *@block, both

@@ -7,7 +7,7 @@
 const struct cli_command *const cli_commands[] = {
 	&cli_cmd_attach, &cli_cmd_detach, &cli_cmd_status, &cli_cmd_send,
 	&cli_cmd_run,    &cli_cmd_sweep,  &cli_cmd_matrix,  &cli_cmd_cleanup, &cli_cmd_doctor,
-	&cli_cmd_report, &cli_cmd_compare, &cli_cmd_repeat, &cli_cmd_claims, &cli_cmd_agent, &cli_cmd_guest_exec,
+	&cli_cmd_report, &cli_cmd_compare, &cli_cmd_repeat, &cli_cmd_agent, &cli_cmd_guest_exec,
 	&cli_cmd_netkit_pair,
 	NULL,
 };

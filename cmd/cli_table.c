@@ -204,7 +204,7 @@ void cli_usage_main(FILE *f)
 	fprintf(f, "\nmodes: %s\n"
 		   "Run 'xdptc COMMAND --help' for a command's options, 'man -l build/xdptc.8'\n"
 		   "for all of them. Needs root (or CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)\n"
-		   "for everything but --help, report, compare, claims and matrix --report,\n"
+		   "for everything but --help, report, compare and matrix --report,\n"
 		   "--boots or --table.\n", drop_mode_choices());
 }
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attach_cli.h"
+#include "cmd_dev_attach.h"
 #include "bpf_log.h"
 #include "cli_parse.h"
 #include "netns.h"

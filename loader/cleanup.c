@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attach_cli.h"
+#include "attach_record.h"
 #include "drop_prog.h"
 
 /* Run one topology script's cleanup; echo its lines with @tag; count removals. */

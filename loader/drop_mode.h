@@ -20,7 +20,7 @@ enum drop_mode {
 };
 
 /* Handle and priority xdptc gives its cls_bpf filter. They name a place, not an owner:
- * what is xdptc's is proven by the program id recorded at attach (see attach_cli.h). */
+ * what is xdptc's is proven by the program id recorded at attach (see attach_record.h). */
 #define XDPTC_TC_HANDLE 0x7d7c
 #define XDPTC_TC_PRIO 0x7d7c
 /* The state directory: topologies' owner files, attachment records. */

@@ -6,7 +6,8 @@
  *
  * Every function works on devices of the calling thread's network namespace (see
  * netns_enter). What is attached here belongs to this process: XDP and tcx through BPF
- * links that go with it. `xdptc attach` keeps it beyond the process (attach_cli.h).
+ * links that go with it. `xdptc attach` keeps it beyond the process (attach_record.h,
+ * cmd/cmd_dev_attach.h).
  */
 #ifndef XDPTC_DROP_PROG_H
 #define XDPTC_DROP_PROG_H

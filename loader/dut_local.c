@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "attach_cli.h"
+#include "attach_record.h"
 #include "netns.h"
 #include "rx_path.h"
 

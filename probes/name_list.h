@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* name_list.h: a comma list of distinct names from a table ("tc,xdpdrv",
- * "fentry,tracepoint"): the one parser of the options that take one. */
+ * "fentry,tracepoint"): the one parser of the options that take one. It stands in
+ * probes/, the lowest layer that reads such a list (the counter backends:
+ * parse_counter_backends, for --counters, the guest's agent, the icount engine's options
+ * and a test hook); cmd/cli_parse.c's parse_modes reads --modes with it. */
 #ifndef XDPTC_NAME_LIST_H
 #define XDPTC_NAME_LIST_H
 

@@ -147,13 +147,6 @@ int rate_search_confirm(rate_probe_fn fn, void *ctx, int reps, double margin,
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 double median_ci_order_stat(int n, double level, int *k)
 {
 	size_t kk;
@@ -184,7 +177,7 @@ int rate_saturation_finish(struct rate_search_result *res, double margin)
 	if (!res->sender_bound || n < 6 || margin <= 0)
 		return -EINVAL;
 	memcpy(sorted, res->sat_reached, (size_t)n * sizeof(sorted[0]));
-	qsort(sorted, (size_t)n, sizeof(sorted[0]), cmp_double);
+	qsort(sorted, (size_t)n, sizeof(sorted[0]), stats_cmp_double);
 	res->saturation = true;
 	res->confirm_reps = n;
 	res->reached_min = sorted[0];

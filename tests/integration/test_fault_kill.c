@@ -64,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "stats.h"
 #include "test_main.h"
 
 #define STATE_DIR "/run/xdptc"
@@ -108,19 +109,10 @@ static void sleep_s(double s)
 		;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in [lo, hi). */
 static double uniform(double lo, double hi)
 {
-	return lo + (hi - lo) * (double)(splitmix64(&rng) >> 11) / 9007199254740992.0;
+	return lo + (hi - lo) * (double)(stats_splitmix64(&rng) >> 11) / 9007199254740992.0;
 }
 
 /* Run @cmd through sh; its output (stdout and stderr) into @out; its exit status. */
@@ -1087,7 +1079,7 @@ static int veth_kill_one(int i, enum phase ph, struct prev_check *pc, struct dea
 	}
 	snprintf(args, sizeof(args), "run --topology veth --packets 20k --reps 6 --count-reps 1 --timing-budget 1 "
 		 "--no-flame --modes tc,xdpdrv,tcx --quiet --out results --seed %u",
-		 (unsigned int)(splitmix64(&rng) & 0xffff));
+		 (unsigned int)(stats_splitmix64(&rng) & 0xffff));
 again:
 	wait_for_the_lock();
 	snprintf(logname, sizeof(logname), "veth-%02d.log", i + 1);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Every number of the docs has a committed source (analysis/claims.h): the real docs
- * pass `xdptc claims`; README.md's table across kernels is what `xdptc matrix --table`
+ * Every number of the docs has a committed source (tools/claims/claims.h): the real docs
+ * pass `build/tools/claims`; README.md's table across kernels is what `xdptc matrix --table`
  * prints from the matrices its comment names; and the check fails when it should: one
  * number changed in a copy of README.md, a number with no source added, a claim's
  * source changed, a claim's text gone. Run from the repository root.
@@ -245,6 +245,47 @@ static void test_fixture_cases(void **state)
 	rm_tree(root);
 }
 
+/* A paragraph that cites 20 runs, its number only in the last one's summary: every cite
+ * counts (a block once kept 16 and dropped the rest, and this number failed). */
+static void test_many_cites(void **state)
+{
+	char root[] = "/tmp/xdptc-claims-XXXXXX", p[PATH_MAX + 64], *out, *doc;
+	struct claims_result r;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	f = open_memstream(&doc, &len);
+	assert_non_null(f);
+	fputs("# x\n\nTwenty runs:", f);
+	for (int i = 0; i < 20; i++) {
+		snprintf(p, sizeof(p), "mkdir -p '%s/results/examples/20260101T0000%02dZ-veth' "
+			 "'%s/docs'", root, i, root);
+		assert_int_equal(system(p), 0);
+		snprintf(p, sizeof(p), "%s/results/examples/20260101T0000%02dZ-veth/summary.md",
+			 root, i);
+		spit(p, i == 19 ? "xdpdrv vs tc: +1.19%\n" : "nothing here\n");
+		fprintf(f, " `20260101T0000%02dZ-veth`", i);
+	}
+	fputs(": +1.19%.\n", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/README.md", root);
+	spit(p, doc);
+	snprintf(p, sizeof(p), "%s/results/examples/README.md", root);
+	spit(p, "Nothing measured.\n");
+	snprintf(p, sizeof(p), "%s/docs/claims.txt", root);
+	spit(p, "# no claims\n");
+	if (check(root, &r, &out))
+		fail_msg("%s", out);
+	assert_int_equal(r.numbers, 1);
+	assert_int_equal(r.cited, 1);
+	assert_int_equal(r.failed, 0);
+	free(out);
+	free(doc);
+	rm_tree(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_readme_table_current),
 		cmocka_unit_test(test_changed_number_fails),
 		cmocka_unit_test(test_fixture_cases),
+		cmocka_unit_test(test_many_cites),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

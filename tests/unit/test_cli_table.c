@@ -117,7 +117,7 @@ static void test_every_option_parses_and_is_documented(void **state)
 		}
 		free(help);
 	}
-	assert_int_equal(commands, 16);
+	assert_int_equal(commands, 15);
 	assert_true(options > 40);
 }
 

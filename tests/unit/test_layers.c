@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The layers (ARCHITECTURE.md): bpf/ <- probes/ <- loader/ <- analysis/ <- run/ <- cmd/.
+ * The layers (ARCHITECTURE.md): bpf/ <- probes/ <- loader/ <- analysis/ <- run/ <- cmd/,
+ * and above them all the repository's tools (tools/claims/): a tool may use the
+ * product's code, nothing of the product includes a tool's header.
  * Every #include "..." of every source in them must name a header of its own layer or
  * one below; a generated skeleton (NAME.skel.h) is of the layer of its NAME.bpf.c, and
  * vmlinux.h of bpf/. Inside each folder the files are ordered the same way: a unit
@@ -19,7 +21,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-static const char *const layers[] = { "bpf", "probes", "loader", "analysis", "run", "cmd" };
+static const char *const layers[] = { "bpf", "probes", "loader", "analysis", "run", "cmd",
+				      "tools/claims" };
 #define NLAYERS ((int)(sizeof(layers) / sizeof(layers[0])))
 
 static int exists(const char *dir, const char *name)

@@ -35,6 +35,7 @@
 
 #include "report.h"
 #include "segment_delta.h"
+#include "stats.h"
 #include "stop_rule.h"
 #include "window_delta.h"
 
@@ -228,13 +229,6 @@ static bool stopped_run(double target, double *hw, int *segs)
 	return cov;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void test_coverage_under_stopping(void **state)
 {
 	double hws[SIMS / 2], target, hw, p, se;
@@ -245,7 +239,7 @@ static void test_coverage_under_stopping(void **state)
 	with_aa = true;
 	for (int s = 0; s < SIMS / 2; s++) /* fixed runs: their median half-width */
 		stopped_run(0, &hws[s], &segs);
-	qsort(hws, SIMS / 2, sizeof(*hws), cmp_dbl);
+	qsort(hws, SIMS / 2, sizeof(*hws), stats_cmp_double);
 	target = hws[SIMS / 4];
 	for (int s = 0; s < SIMS; s++) {
 		covered += stopped_run(target, &hw, &segs);

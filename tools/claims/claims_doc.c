@@ -135,17 +135,41 @@ int doc_resolve_run(const char *root, const char *name, char *out, size_t len)
 	return found == 1 ? 0 : -ENOENT;
 }
 
+/* @path into @b's cites when it exists under @root and is not there yet; the array grows,
+ * so no cite is dropped (were memory to run out, the cite would be missing and a number
+ * only it covers would fail: never a silent pass). */
 static void add_cite(const char *root, struct doc_block *b, const char *path)
 {
-	char full[PATH_MAX];
+	char full[PATH_MAX], *p;
 	struct stat st;
 
 	for (int i = 0; i < b->ncites; i++)
 		if (!strcmp(b->cites[i], path))
 			return;
 	snprintf(full, sizeof(full), "%s/%s", root, path);
-	if (b->ncites < CLAIMS_MAX_CITES && !stat(full, &st))
-		b->cites[b->ncites++] = strdup(path);
+	if (stat(full, &st))
+		return;
+	if (b->ncites == b->cap_cites) {
+		int cap = b->cap_cites ? 2 * b->cap_cites : 8;
+		char **c = realloc(b->cites, (size_t)cap * sizeof(*c));
+
+		if (!c)
+			return;
+		b->cites = c;
+		b->cap_cites = cap;
+	}
+	if ((p = strdup(path)))
+		b->cites[b->ncites++] = p;
+}
+
+/* Free @b's cites. */
+static void cites_free(struct doc_block *b)
+{
+	for (int i = 0; i < b->ncites; i++)
+		free(b->cites[i]);
+	free(b->cites);
+	b->cites = NULL;
+	b->ncites = b->cap_cites = 0;
 }
 
 /* a run's stamp at @s: 8 digits, T, 6 digits, Z- */
@@ -308,9 +332,7 @@ static void heading_reset(const struct doc_block *b, struct doc_block *sec)
 {
 	if (b->text[0] != '#')
 		return;
-	for (int i = 0; i < sec->ncites; i++)
-		free(sec->cites[i]);
-	sec->ncites = 0;
+	cites_free(sec);
 }
 
 int doc_load(const char *root, const char *path, struct doc *d)
@@ -367,8 +389,7 @@ int doc_load(const char *root, const char *path, struct doc *d)
 		if (!generated)
 			block_add(&cur, &cap, line, ln);
 	}
-	for (int i = 0; i < sec.ncites; i++)
-		free(sec.cites[i]);
+	cites_free(&sec);
 	fclose(f);
 	return 0;
 }
@@ -379,8 +400,7 @@ void doc_free(struct doc *d)
 		free(d->b[i].text);
 		free(d->b[i].mask);
 		free(d->b[i].line);
-		for (int j = 0; j < d->b[i].ncites; j++)
-			free(d->b[i].cites[j]);
+		cites_free(&d->b[i]);
 	}
 	free(d->b);
 	memset(d, 0, sizeof(*d));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * claims.h: every number in the project's docs checked against its committed source
- * (`xdptc claims`, tests/unit/test_claims.c in `make check`).
+ * (`build/tools/claims`, a tool of the repository, not of xdptc; tests/unit/test_claims.c
+ * and `make check` run it).
  *
  * The docs are README.md, docs/ (every .md) and results/examples/README.md. A number there that
  * looks measured (a sign, a decimal point, thousands grouped with commas, or a unit

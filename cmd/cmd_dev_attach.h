@@ -1,30 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * attach_cli.h: attachments that outlive `xdptc attach`, and how xdptc knows them again.
- *
- * Ownership is proven by identity recorded when xdptc attached, never by a name, a
- * priority or a handle (which other tools use too) nor by a namespace's inode number
- * (which the kernel reuses at once):
- *   - XDP and tcx are BPF links pinned at XDPTC_BPFFS/link-COOKIE-IFINDEX-HOOK; the link
- *     is xdptc's when it is the link recorded (link id, program id) and still attached
- *     to that device;
- *   - a tc (cls_bpf) filter is xdptc's while the program at its place (handle, priority)
- *     is the program id recorded; the clsact qdisc is removed only when xdptc made it,
- *     its filter is still on it, and nothing else sits on it;
- * where COOKIE is the network namespace's cookie (unique for the boot) and the record is
- * XDPTC_STATE_DIR/attach/COOKIE-IFINDEX-HOOK.json. A record whose attachment is gone
- * (detached by someone else, the device or namespace deleted) proves nothing: it is
- * removed when met, and by `xdptc cleanup`.
- *
+ * cmd_dev_attach.h: what `xdptc attach`, `detach` and `status` do on a device's receive
+ * path: an attachment kept beyond the command, what sits on the hooks and which of it
+ * is xdptc's (proven by the records of loader/attach_record.h), detaching only that.
  * Functions work on devices of the calling thread's network namespace (netns_enter).
  */
-#ifndef XDPTC_ATTACH_CLI_H
-#define XDPTC_ATTACH_CLI_H
+#ifndef XDPTC_CMD_DEV_ATTACH_H
+#define XDPTC_CMD_DEV_ATTACH_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "attach_record.h"
 #include "drop_prog.h"
 #include "rx_path.h"
 
@@ -40,7 +28,7 @@ int attach_persist(struct drop_attachment *a, char *err, size_t errlen);
 struct attach_status {
 	struct rx_path path;
 	bool ours[RX_PATH_MAX];  /* occupant i proven xdptc's by a record */
-	int own[3];              /* per enum rx_hook: index of xdptc's occupant, or -1 */
+	int own[ATTACH_HOOKS];   /* per enum rx_hook: index of xdptc's occupant, or -1 */
 	bool clsact_created;     /* xdptc made the clsact qdisc and its filter is on it */
 	int stale;               /* records found stale (their attachment gone) and removed */
 };
@@ -73,20 +61,5 @@ int attach_detach_dev(const char *ifname, enum drop_mode mode, char *done, size_
  * none); or -errno. */
 int attach_check_path(const char *ifname, const char *netns, enum drop_mode mode, char *err,
 		      size_t errlen, char *note, size_t notelen);
-
-/* attach_record_held / attach_record_release - a tc filter that a run holds on a device
- * it does not own (the dev topology: the user's NIC) recorded, with the run as its owner
- * (pid and process start time), for the time it is attached: a filter outlives a killed
- * process (XDP and tcx links do not: nothing is recorded for them), so the next run or
- * `xdptc cleanup` detaches it by that identity (attach_records_prune). held returns 0 or
- * -errno with a sentence in @err. */
-int attach_record_held(const struct drop_attachment *a, char *err, size_t errlen);
-void attach_record_release(const struct drop_attachment *a);
-
-/* attach_records_prune - remove the records and pins whose attachment is gone (any
- * namespace), the filters held by runs now gone (attach_record_held: detached where
- * still theirs), and the clsact markers of xdptc versions before records. Returns how
- * many were removed. */
-int attach_records_prune(void);
 
 #endif

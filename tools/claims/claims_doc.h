@@ -10,16 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CLAIMS_MAX_CITES 16
-
 struct doc_block {
 	char *text;        /* the block, white space normalised */
 	char *mask;        /* the same, with `code`, <!-- comments --> and link targets
 			    * blanked: where numbers are looked for (same length as text) */
 	int *line;         /* the source line of each character of text */
 	size_t len;
-	char *cites[CLAIMS_MAX_CITES]; /* paths (relative to the root) it draws on */
-	int ncites;
+	char **cites;      /* paths (relative to the root) it draws on, as many as it
+			    * names (the array grows) */
+	int ncites, cap_cites;
 };
 
 struct doc {
