@@ -241,23 +241,30 @@ static void tally_end(struct tally *t, const char *what)
 	assert_int_equal(t->stale, 0);
 }
 
-/* @rundir (a run.json's directory) rendered by `xdptc report` from a copy of its run.json
- * and folded stacks; its flame graphs, whose stacks are kept, and its plots made. */
-static void render_run(const char *rundir, struct tally *t)
+/* @out gets a copy of what `xdptc report` reads of @rundir (a run.json's directory): its
+ * run.json, which must be stored compact, and its folded stacks. */
+static void run_copy(const char *rundir, const char *out)
 {
-	char base[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 64];
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/run.json", rundir);
+	assert_compact(path);
+	assert_int_equal(mkdir(out, 0755), 0);
+	assert_int_equal(sh("cp '%s/run.json' '%s/' && for f in '%s'/*.folded; do "
+			    "[ ! -e \"$f\" ] || cp \"$f\" '%s/'; done", rundir, out, rundir, out), 0);
+}
+
+/* What `xdptc report` made in @out of @rundir's copy: summary.md, a flame graph from
+ * every folded stack kept, every plot of plots.gp; and the files @rundir commits too. */
+static void run_check(const char *rundir, const char *out, struct tally *t)
+{
+	char path[PATH_MAX + 64];
 	json_t *run, *fg;
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/run.json", rundir);
-	assert_compact(path);
 	run = json_load_file(path, 0, NULL);
 	assert_non_null(run);
-	render_dir(base, out);
-	assert_int_equal(sh("cp '%s/run.json' '%s/' && for f in '%s'/*.folded; do "
-			    "[ ! -e \"$f\" ] || cp \"$f\" '%s/'; done", rundir, out, rundir, out), 0);
-	snprintf(path, sizeof(path), XDPTC " report -q '%s'", out);
-	render(base, path);
 	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg) {
 		char folded[PATH_MAX + 64];
 
@@ -275,30 +282,44 @@ static void render_run(const char *rundir, struct tally *t)
 	plots_drawn(out, "plots.gp");
 	compare_tree(out, rundir, rundir + sizeof(EXAMPLES), "", t);
 	t->rendered++;
-	assert_int_equal(sh("rm -rf '%s'", base), 0);
 }
 
 /* Every committed run: at the top, in a matrix's runs/EXPERIMENT/ and a benchmark's
- * runs/; and every top-level run.json holds to the documented schema. */
+ * runs/, each copied to @base/N and rendered there, two at a time; and every top-level
+ * run.json holds to the documented schema. */
 static void test_runs_render(void **state)
 {
 	static const char *const runs[] = { EXAMPLES "/*/run.json", EXAMPLES "/*/runs/*/run.json",
 					    EXAMPLES "/*/runs/*/*/run.json" };
+	char base[PATH_MAX], out[PATH_MAX + 16], cmd[2 * PATH_MAX];
+	glob_t g[3];
 	struct tally t;
+	int n = 0;
 
 	(void)state;
 	tally_start(&t);
-	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
-		glob_t g;
-
-		if (glob(runs[r], 0, NULL, &g))
-			continue;
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			*strrchr(g.gl_pathv[i], '/') = '\0';
-			render_run(g.gl_pathv[i], &t);
+	render_dir(base, out);
+	for (size_t r = 0; r < 3; r++) {
+		if (glob(runs[r], 0, NULL, &g[r]))
+			g[r].gl_pathc = 0;
+		for (size_t i = 0; i < g[r].gl_pathc; i++) {
+			*strrchr(g[r].gl_pathv[i], '/') = '\0';
+			snprintf(out, sizeof(out), "%s/out/%d", base, n++);
+			run_copy(g[r].gl_pathv[i], out);
 		}
-		globfree(&g);
 	}
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/out/*/ | xargs -P 2 -n 1 " XDPTC " report -q", base);
+	render(base, cmd);
+	n = 0;
+	for (size_t r = 0; r < 3; r++) {
+		for (size_t i = 0; i < g[r].gl_pathc; i++) {
+			snprintf(out, sizeof(out), "%s/out/%d", base, n++);
+			run_check(g[r].gl_pathv[i], out, &t);
+		}
+		if (g[r].gl_pathc)
+			globfree(&g[r]);
+	}
+	assert_int_equal(sh("rm -rf '%s'", base), 0);
 	tally_end(&t, "runs");
 	assert_true(t.rendered >= 60);
 	assert_int_equal(system("sh tests/validate-run-json.sh " EXAMPLES "/*/run.json "
