@@ -79,11 +79,26 @@ static int sh(const char *fmt, ...)
 	return system(cmd);
 }
 
-/* A fresh directory @base/out to render into; @base (PATH_MAX) is made here. */
+/* The temporary directory a test renders in, removed after it, failed or not. */
+static char made_in[PATH_MAX];
+
+static int remove_made(void **state)
+{
+	(void)state;
+	if (*made_in && sh("rm -rf '%s'", made_in))
+		return -1;
+	*made_in = '\0';
+	return 0;
+}
+
+/* A fresh directory @base/out to render into; @base (PATH_MAX) is made here, the last
+ * one made before removed. */
 static void render_dir(char *base, char *out)
 {
+	assert_int_equal(remove_made(NULL), 0);
 	snprintf(base, PATH_MAX, "/tmp/xdptc-examples-XXXXXX");
 	assert_non_null(mkdtemp(base));
+	snprintf(made_in, sizeof(made_in), "%s", base);
 	snprintf(out, PATH_MAX, "%s/out", base);
 	assert_int_equal(mkdir(out, 0755), 0);
 }
@@ -315,7 +330,6 @@ static void test_runs_render(void **state)
 		if (g[r].gl_pathc)
 			globfree(&g[r]);
 	}
-	assert_int_equal(sh("rm -rf '%s'", base), 0);
 	tally_end(&t, "runs");
 	assert_true(t.rendered >= 60);
 	assert_int_equal(system("sh tests/validate-run-json.sh " EXAMPLES "/*/run.json "
@@ -360,7 +374,6 @@ static void test_matrices_render(void **state)
 		plots_drawn(out, "matrix-delta.gp");
 		compare_tree(out, dir, dir + sizeof(EXAMPLES), "", &t);
 		t.rendered++;
-		assert_int_equal(sh("rm -rf '%s'", base), 0);
 	}
 	globfree(&g);
 	tally_end(&t, "matrices");
@@ -389,7 +402,6 @@ static void test_repeatability_renders(void **state)
 		render(base, cmd);
 		compare_tree(out, dir, dir + sizeof(EXAMPLES), "", &t);
 		t.rendered++;
-		assert_int_equal(sh("rm -rf '%s'", base), 0);
 	}
 	globfree(&g);
 	tally_end(&t, "repeatability benchmarks");
@@ -454,9 +466,9 @@ static void test_compare_context(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_runs_render),
-		cmocka_unit_test(test_matrices_render),
-		cmocka_unit_test(test_repeatability_renders),
+		cmocka_unit_test_teardown(test_runs_render, remove_made),
+		cmocka_unit_test_teardown(test_matrices_render, remove_made),
+		cmocka_unit_test_teardown(test_repeatability_renders, remove_made),
 		cmocka_unit_test(test_compare_context),
 	};
 
