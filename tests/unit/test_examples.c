@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The committed examples say what this version computes: for every run directory under
- * results/examples/, the summary stored in run.json equals the one summary_compute
- * makes from its trials now, and summary.md equals, byte for byte, what
- * summary_render_md writes from it (what `xdptc report DIR` would rewrite). An example
- * left stale by a change of the summary fails here until `xdptc report` re-renders it.
- * Likewise every committed kernel matrix: its matrix.md is what matrix_write_md writes
- * from its matrix.json (`xdptc matrix --report DIR`). And every committed flame graph is
- * what this version draws from its folded stacks, with run.json's entry of it as it
- * says (`xdptc report DIR`; a matrix's differential graphs: `xdptc matrix --report DIR`).
- * Run from the repository root.
+ * The committed examples say what this version computes, rendered again from the data
+ * each keeps (results/examples/README.md, "What an example keeps"): every run directory
+ * (results/examples/RUN, a matrix's runs/EXPERIMENT/RUN, a benchmark's runs/RUN) has its
+ * run.json and folded stacks copied into a temporary directory and `xdptc report` run
+ * there; every kernel matrix has its matrix.json and profiles/ copied and `xdptc matrix
+ * --report` run; every repeatability benchmark has `xdptc repeatability --out` run on its
+ * runs. A file both committed and made again must be the same: byte for byte, JSON by
+ * value (a committed run.json is stored compact, xdptc writes it indented), so a change of
+ * the summary, a report or a graph fails here until the examples are rendered again. A
+ * file only made again must be made, not empty. A committed graph or plot must be one
+ * that results/examples/README.md names, and a committed run.json or matrix.json must be
+ * compact. Run from the repository root, after `make` (build/xdptc).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,17 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "flame_render.h"
-#include "matrix.h"
-#include "matrix_flame.h"
 #include "report.h"
-#include "summary.h"
-#include "summary_md.h"
 
 #define EXAMPLES "results/examples"
+#define XDPTC "build/xdptc"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -63,204 +62,350 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static void test_examples_are_current(void **state)
-{
-	DIR *d = opendir(EXAMPLES);
-	struct dirent *de;
-	int checked = 0, stale = 0;
+/* What one test found over the examples it rendered. */
+struct tally {
+	int rendered, compared, made, stale;
+	char *readme; /* results/examples/README.md, which names the graphs kept */
+};
 
+static int sh(const char *fmt, ...)
+{
+	char cmd[4 * PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* The temporary directory a test renders in, removed after it, failed or not. */
+static char made_in[PATH_MAX];
+
+static int remove_made(void **state)
+{
 	(void)state;
+	if (*made_in && sh("rm -rf '%s'", made_in))
+		return -1;
+	*made_in = '\0';
+	return 0;
+}
+
+/* A fresh directory @base/out to render into; @base (PATH_MAX) is made here, the last
+ * one made before removed. */
+static void render_dir(char *base, char *out)
+{
+	assert_int_equal(remove_made(NULL), 0);
+	snprintf(base, PATH_MAX, "/tmp/xdptc-examples-XXXXXX");
+	assert_non_null(mkdtemp(base));
+	snprintf(made_in, sizeof(made_in), "%s", base);
+	snprintf(out, PATH_MAX, "%s/out", base);
+	assert_int_equal(mkdir(out, 0755), 0);
+}
+
+/* Run @cmd (its output to @base/log); a failure prints the log and fails. */
+static void render(const char *base, const char *cmd)
+{
+	if (sh("%s >'%s/log' 2>&1", cmd, base)) {
+		sh("cat '%s/log'", base);
+		fail_msg("failed: %s", cmd);
+	}
+}
+
+/* Are the committed file @kept and the one made again, @made, the same (JSON files by
+ * value, others byte for byte)? */
+static bool same(const char *kept, const char *made)
+{
+	size_t la, lb;
+	char *a = slurp(kept, &la), *b = slurp(made, &lb);
+	bool eq = a && b && la == lb && !memcmp(a, b, la);
+
+	if (!eq && a && b && strlen(kept) > 5 && !strcmp(kept + strlen(kept) - 5, ".json")) {
+		json_t *ja = json_loads(a, 0, NULL), *jb = json_loads(b, 0, NULL);
+
+		eq = ja && jb && json_equal(ja, jb);
+		json_decref(ja);
+		json_decref(jb);
+	}
+	free(a);
+	free(b);
+	return eq;
+}
+
+/* May @name (a file made again) be committed without README.md naming it? */
+static bool kept_always(const char *name)
+{
+	static const char *const files[] = { "summary.md", "matrix.md", "run.json",
+					     "matrix.json", "repeatability.json", NULL };
+
+	for (int i = 0; files[i]; i++)
+		if (!strcmp(name, files[i]))
+			return true;
+	return strlen(name) > 7 && !strcmp(name + strlen(name) - 7, ".folded");
+}
+
+/* Every file made under @made/@rel against the example @kept (EXAMPLES/@name): the same
+ * where it is committed too, and then a data file, summary.md, matrix.md or a graph
+ * README.md names; counted where it is not (the callers check what must be made). */
+static void compare_tree(const char *made, const char *kept, const char *name,
+			 const char *rel, struct tally *t)
+{
+	char dir[PATH_MAX], m[PATH_MAX + 256], k[PATH_MAX + 256], r[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s%s%s", made, *rel ? "/" : "", rel);
+	d = opendir(dir);
 	assert_non_null(d);
 	while ((de = readdir(d))) {
-		char dir[PATH_MAX], path[PATH_MAX + 32], err[512], *md, *now;
-		size_t mdlen, nowlen;
-		json_t *run, *computed;
-		FILE *mem;
-
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(dir, sizeof(dir), EXAMPLES "/%s", de->d_name);
-		snprintf(path, sizeof(path), "%s/run.json", dir);
-		if (access(path, R_OK))
-			continue; /* a sweep's directory */
-		assert_int_equal(report_load(dir, &run, err, sizeof(err)), 0);
-		computed = summary_compute(run);
-		assert_non_null(computed);
-		if (!json_equal(computed, json_object_get(run, "summary"))) {
-			printf("# STALE %s: run.json's summary is not what this version computes "
-			       "(xdptc report %s)\n", de->d_name, dir);
-			stale++;
+		snprintf(r, sizeof(r), "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+		snprintf(m, sizeof(m), "%s/%s", made, r);
+		snprintf(k, sizeof(k), "%s/%s", kept, r);
+		assert_int_equal(stat(m, &st), 0);
+		if (S_ISDIR(st.st_mode)) {
+			compare_tree(made, kept, name, r, t);
+			continue;
 		}
-		json_object_set_new(run, "summary", computed);
-		snprintf(path, sizeof(path), "%s/summary.md", dir);
-		md = slurp(path, &mdlen);
-		mem = open_memstream(&now, &nowlen);
-		assert_non_null(mem);
-		assert_int_equal(summary_render_md(run, mem), 0);
-		fclose(mem);
-		if (!md || mdlen != nowlen || memcmp(md, now, mdlen)) {
-			printf("# STALE %s: summary.md is not what this version renders "
-			       "(xdptc report %s)\n", de->d_name, dir);
-			stale++;
+		if (!strcmp(de->d_name, "plots.log"))
+			fail_msg("%s/%s: gnuplot failed (%s)", name, r, m);
+		if (access(k, F_OK)) {
+			t->made++; /* (a plot's data may be empty: a run with no delta) */
+			continue;
 		}
-		free(md);
-		free(now);
-		json_decref(run);
-		checked++;
+		if (!same(k, m)) {
+			printf("# STALE %s: not what this version makes of the example's data\n", k);
+			t->stale++;
+		} else if (!kept_always(de->d_name)) {
+			char cite[PATH_MAX + 256];
+
+			snprintf(cite, sizeof(cite), "%s/%s", name, r);
+			if (!strstr(t->readme, cite))
+				fail_msg("%s is committed, but " EXAMPLES "/README.md does not name "
+					 "it among the graphs kept (%s)", k, cite);
+		}
+		t->compared++;
 	}
 	closedir(d);
-	printf("# %d committed examples checked, %d stale\n", checked, stale);
-	/* and each holds to the documented schema */
-	assert_int_equal(system("sh tests/validate-run-json.sh " EXAMPLES "/*/run.json "
-				">/dev/null"), 0);
-	assert_true(checked >= 10);
-	assert_int_equal(stale, 0);
 }
 
-/* Every committed matrix's matrix.md is what this version renders from its matrix.json */
-static void test_matrix_examples_are_current(void **state)
+/* The gnuplot script @script was written in @dir, and every plot it names (set output
+ * '...') was drawn. */
+static void plots_drawn(const char *dir, const char *script)
 {
-	DIR *d = opendir(EXAMPLES);
-	struct dirent *de;
-	int checked = 0;
+	char pat[PATH_MAX + 16], line[512], path[PATH_MAX + 256];
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/%s", dir, script);
+	if (glob(pat, 0, NULL, &g))
+		fail_msg("%s: not written", pat);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		struct stat st;
+
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			char *q;
+
+			if (strncmp(line, "set output '", 12) || !(q = strchr(line + 12, '\'')))
+				continue;
+			snprintf(path, sizeof(path), "%s/%.*s", dir, (int)(q - line - 12), line + 12);
+			if (stat(path, &st) || !st.st_size)
+				fail_msg("%s names %s, which was not drawn", g.gl_pathv[i], path);
+		}
+		fclose(f);
+	}
+	globfree(&g);
+}
+
+/* Is the committed JSON file @path stored compact (no line break but the last)? */
+static void assert_compact(const char *path)
+{
+	size_t len;
+	char *s = slurp(path, &len), *nl;
+
+	assert_non_null(s);
+	nl = memchr(s, '\n', len);
+	if (nl && nl != s + len - 1)
+		fail_msg("%s is indented: store it compact (python3 -m json.tool --compact "
+			 "--no-ensure-ascii, results/examples/README.md)", path);
+	free(s);
+}
+
+static void tally_start(struct tally *t)
+{
+	size_t len;
+
+	memset(t, 0, sizeof(*t));
+	t->readme = slurp(EXAMPLES "/README.md", &len);
+	assert_non_null(t->readme);
+}
+
+static void tally_end(struct tally *t, const char *what)
+{
+	printf("# %d %s rendered again: %d files compared with the committed ones, %d made "
+	       "that are not committed, %d stale\n", t->rendered, what, t->compared, t->made,
+	       t->stale);
+	free(t->readme);
+	assert_int_equal(t->stale, 0);
+}
+
+/* @out gets a copy of what `xdptc report` reads of @rundir (a run.json's directory): its
+ * run.json, which must be stored compact, and its folded stacks. */
+static void run_copy(const char *rundir, const char *out)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/run.json", rundir);
+	assert_compact(path);
+	assert_int_equal(mkdir(out, 0755), 0);
+	assert_int_equal(sh("cp '%s/run.json' '%s/' && for f in '%s'/*.folded; do "
+			    "[ ! -e \"$f\" ] || cp \"$f\" '%s/'; done", rundir, out, rundir, out), 0);
+}
+
+/* What `xdptc report` made in @out of @rundir's copy: summary.md, a flame graph from
+ * every folded stack kept, every plot of plots.gp; and the files @rundir commits too. */
+static void run_check(const char *rundir, const char *out, struct tally *t)
+{
+	char path[PATH_MAX + 64];
+	json_t *run, *fg;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/run.json", rundir);
+	run = json_load_file(path, 0, NULL);
+	assert_non_null(run);
+	json_array_foreach(json_object_get(run, "flamegraphs"), i, fg) {
+		char folded[PATH_MAX + 64];
+
+		snprintf(folded, sizeof(folded), "%s/%s", rundir,
+			 json_string_value(json_object_get(fg, "folded")) ?: "");
+		snprintf(path, sizeof(path), "%s/%s", out,
+			 json_string_value(json_object_get(fg, "svg")) ?: "");
+		if (json_is_string(json_object_get(fg, "folded")) && !access(folded, R_OK) &&
+		    access(path, R_OK))
+			fail_msg("%s: no flame graph drawn from %s", path, folded);
+	}
+	json_decref(run);
+	snprintf(path, sizeof(path), "%s/summary.md", out);
+	assert_int_equal(access(path, R_OK), 0);
+	plots_drawn(out, "plots.gp");
+	compare_tree(out, rundir, rundir + sizeof(EXAMPLES), "", t);
+	t->rendered++;
+}
+
+/* Every committed run: at the top, in a matrix's runs/EXPERIMENT/ and a benchmark's
+ * runs/, each copied to @base/N and rendered there, two at a time; and every top-level
+ * run.json holds to the documented schema. */
+static void test_runs_render(void **state)
+{
+	static const char *const runs[] = { EXAMPLES "/*/run.json", EXAMPLES "/*/runs/*/run.json",
+					    EXAMPLES "/*/runs/*/*/run.json" };
+	char base[PATH_MAX], out[PATH_MAX + 16], cmd[2 * PATH_MAX];
+	glob_t g[3];
+	struct tally t;
+	int n = 0;
 
 	(void)state;
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		char path[PATH_MAX + 32], *md, *now;
-		size_t mdlen, nowlen;
-		json_error_t jerr;
-		json_t *m;
-		FILE *mem;
-
-		snprintf(path, sizeof(path), EXAMPLES "/%s/matrix.json", de->d_name);
-		if (de->d_name[0] == '.' || access(path, R_OK))
-			continue;
-		m = json_load_file(path, 0, &jerr);
-		if (!m)
-			fail_msg("%s: %s", path, jerr.text);
-		snprintf(path, sizeof(path), EXAMPLES "/%s/matrix.md", de->d_name);
-		md = slurp(path, &mdlen);
-		mem = open_memstream(&now, &nowlen);
-		assert_non_null(mem);
-		assert_int_equal(matrix_write_md(m, mem), 0);
-		fclose(mem);
-		if (!md || mdlen != nowlen || memcmp(md, now, mdlen))
-			fail_msg("%s is not what this version renders (xdptc matrix --report %s/%s)",
-				 path, EXAMPLES, de->d_name);
-		free(md);
-		free(now);
-		json_decref(m);
-		checked++;
+	tally_start(&t);
+	render_dir(base, out);
+	for (size_t r = 0; r < 3; r++) {
+		if (glob(runs[r], 0, NULL, &g[r]))
+			g[r].gl_pathc = 0;
+		for (size_t i = 0; i < g[r].gl_pathc; i++) {
+			*strrchr(g[r].gl_pathv[i], '/') = '\0';
+			snprintf(out, sizeof(out), "%s/out/%d", base, n++);
+			run_copy(g[r].gl_pathv[i], out);
+		}
 	}
-	closedir(d);
-	printf("# %d committed matrices checked\n", checked);
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/out/*/ | xargs -P 2 -n 1 " XDPTC " report -q", base);
+	render(base, cmd);
+	n = 0;
+	for (size_t r = 0; r < 3; r++) {
+		for (size_t i = 0; i < g[r].gl_pathc; i++) {
+			snprintf(out, sizeof(out), "%s/out/%d", base, n++);
+			run_check(g[r].gl_pathv[i], out, &t);
+		}
+		if (g[r].gl_pathc)
+			globfree(&g[r]);
+	}
+	tally_end(&t, "runs");
+	assert_true(t.rendered >= 60);
+	assert_int_equal(system("sh tests/validate-run-json.sh " EXAMPLES "/*/run.json "
+				">/dev/null"), 0);
 }
 
-/* Is the file @path, byte for byte, what @mem holds (@len bytes)? */
-static bool same_file(const char *path, const char *mem, size_t len)
+/* Every committed matrix: matrix.md, its delta plots and differential flame graphs made
+ * again by `xdptc matrix --report` from a copy of matrix.json and profiles/. */
+static void test_matrices_render(void **state)
 {
-	size_t flen;
-	char *f = slurp(path, &flen);
-	bool same = f && flen == len && !memcmp(f, mem, len);
-
-	free(f);
-	return same;
-}
-
-/* Every committed run's flame graphs (results/examples/RUN and a matrix's
- * runs/EXPERIMENT/RUN, where their folded stacks are kept) and every matrix's
- * differential graphs are what this version draws. */
-static void test_flame_graphs_are_current(void **state)
-{
-	static const char *const runs[] = { EXAMPLES "/*/run.json", EXAMPLES "/*/runs/*/*/run.json" };
-	int graphs = 0, diffs = 0, stale = 0;
+	struct tally t;
 	glob_t g;
 
 	(void)state;
-	for (size_t r = 0; r < 2; r++) {
-		assert_int_equal(glob(runs[r], 0, NULL, &g), 0);
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			char dir[PATH_MAX], path[PATH_MAX + 64];
-			json_error_t jerr;
-			json_t *run = json_load_file(g.gl_pathv[i], 0, &jerr), *fg;
-			size_t k;
-
-			if (!run)
-				fail_msg("%s: %s", g.gl_pathv[i], jerr.text);
-			snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
-				 g.gl_pathv[i]);
-			json_array_foreach(json_object_get(run, "flamegraphs"), k, fg) {
-				json_t *now = json_deep_copy(fg);
-				char *svg;
-				size_t len;
-				FILE *mem;
-				int e;
-
-				snprintf(path, sizeof(path), "%s/%s", dir,
-					 json_string_value(json_object_get(fg, "folded")) ?: "");
-				if (!json_is_string(json_object_get(fg, "folded")) || access(path, R_OK)) {
-					json_decref(now);
-					continue; /* kept without its folded stacks */
-				}
-				mem = open_memstream(&svg, &len);
-				assert_non_null(mem);
-				e = flame_render_entry(run, now, dir, mem);
-				fclose(mem);
-				assert_int_equal(e, 0);
-				snprintf(path, sizeof(path), "%s/%s", dir,
-					 json_string_value(json_object_get(fg, "svg")) ?: "");
-				if (!same_file(path, svg, len) || !json_equal(now, fg)) {
-					printf("# STALE %s (or its entry in run.json): xdptc report %s\n", path, dir);
-					stale++;
-				}
-				free(svg);
-				json_decref(now);
-				graphs++;
-			}
-			json_decref(run);
-		}
-		globfree(&g);
-	}
+	tally_start(&t);
 	assert_int_equal(glob(EXAMPLES "/*/matrix.json", 0, NULL, &g), 0);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		char dir[PATH_MAX], path[PATH_MAX + 64];
-		json_error_t jerr;
-		json_t *m = json_load_file(g.gl_pathv[i], 0, &jerr), *en;
+		char base[PATH_MAX], out[PATH_MAX], cmd[2 * PATH_MAX];
+		char *dir = g.gl_pathv[i];
+		json_t *m, *en;
 		size_t k;
 
-		if (!m)
-			fail_msg("%s: %s", g.gl_pathv[i], jerr.text);
-		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
-			 g.gl_pathv[i]);
+		assert_compact(dir); /* DIR/matrix.json, DIR below */
+		m = json_load_file(dir, 0, NULL);
+		assert_non_null(m);
+		*strrchr(dir, '/') = '\0';
+		render_dir(base, out);
+		assert_int_equal(sh("cp '%s/matrix.json' '%s/' && mkdir '%s/profiles' && for f in "
+				    "'%s'/profiles/*.folded; do [ ! -e \"$f\" ] || cp \"$f\" "
+				    "'%s/profiles/'; done", dir, out, out, dir, out), 0);
+		snprintf(cmd, sizeof(cmd), XDPTC " matrix --report '%s'", out);
+		render(base, cmd);
 		json_array_foreach(json_object_get(m, "entries"), k, en) {
-			const json_t *p = json_object_get(en, "profiles");
-			const char *name = json_string_value(json_object_get(json_object_get(p, "diff"), "svg"));
-			char *svg;
-			size_t len;
-			FILE *mem;
+			const char *svg = json_string_value(json_object_get(json_object_get(
+				json_object_get(en, "profiles"), "diff"), "svg"));
 
-			if (!name)
-				continue;
-			mem = open_memstream(&svg, &len);
-			assert_non_null(mem);
-			assert_int_equal(matrix_profile_svg(p, dir, mem), 0);
-			fclose(mem);
-			snprintf(path, sizeof(path), "%s/%s", dir, name);
-			if (!same_file(path, svg, len)) {
-				printf("# STALE %s: xdptc matrix --report %s\n", path, dir);
-				stale++;
-			}
-			free(svg);
-			diffs++;
+			snprintf(cmd, sizeof(cmd), "%s/%s", out, svg ?: "matrix.md");
+			if (access(cmd, R_OK))
+				fail_msg("%s: not drawn", cmd);
 		}
 		json_decref(m);
+		plots_drawn(out, "matrix-delta.gp");
+		compare_tree(out, dir, dir + sizeof(EXAMPLES), "", &t);
+		t.rendered++;
 	}
 	globfree(&g);
-	printf("# %d flame graphs of runs and %d differential ones checked, %d stale\n", graphs,
-	       diffs, stale);
-	assert_true(graphs >= 10 && diffs >= 10);
-	assert_int_equal(stale, 0);
+	tally_end(&t, "matrices");
+	assert_true(t.rendered >= 10);
+}
+
+/* Every committed repeatability benchmark: summary.md and repeatability.json made again
+ * by `xdptc repeatability --out` from its runs, named as `make repeatability` named them. */
+static void test_repeatability_renders(void **state)
+{
+	struct tally t;
+	glob_t g;
+
+	(void)state;
+	tally_start(&t);
+	assert_int_equal(glob(EXAMPLES "/*/repeatability.json", 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char base[PATH_MAX], out[PATH_MAX], cmd[3 * PATH_MAX];
+		char *dir = g.gl_pathv[i];
+
+		*strrchr(dir, '/') = '\0';
+		render_dir(base, out);
+		/* each run named as make repeatability names it: no trailing slash */
+		snprintf(cmd, sizeof(cmd), XDPTC " repeatability --out '%s' $(ls -d '%s'/runs/*/ | "
+			 "sed 's,/$,,')", out, dir);
+		render(base, cmd);
+		compare_tree(out, dir, dir + sizeof(EXAMPLES), "", &t);
+		t.rendered++;
+	}
+	globfree(&g);
+	tally_end(&t, "repeatability benchmarks");
+	assert_true(t.rendered >= 1);
 }
 
 static json_t *example(const char *name)
@@ -321,9 +466,9 @@ static void test_compare_context(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_examples_are_current),
-		cmocka_unit_test(test_matrix_examples_are_current),
-		cmocka_unit_test(test_flame_graphs_are_current),
+		cmocka_unit_test_teardown(test_runs_render, remove_made),
+		cmocka_unit_test_teardown(test_matrices_render, remove_made),
+		cmocka_unit_test_teardown(test_repeatability_renders, remove_made),
 		cmocka_unit_test(test_compare_context),
 	};
 
