@@ -16,18 +16,11 @@
 #                   previous run's next-run interval (a benchmark, not a test)
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
 #
-# Variables for run-veth, run-virtio, run-dev and sweep-veth (README.md has the table, made by
-# `build/xdptc help --make-vars`): AA=1 (an A/A arm), FLAME=0, SENDER (udp|packet|xdp-live),
-# MAXRATE=1 (rate search), THREADED=1 (threaded NAPI on veth), NAPI_CPU (its CPU, or
-# sender), PACKETS (per trial), REPS (timing pass),
-# COUNT_REPS (count and BPF-statistics passes), COUNTERS (backends to try), MODES (comma list),
-# WARMUP (packets before each window), RATE (sender pace, pps), GUEST_KERNEL (a Debian
-# kernel version: 6.1, 6.12, 6.18, 7.3, ...; virtio and icount), ENGINE (host, or icount: instructions per packet inside a
-# qemu -icount guest), PMU_EVENTS (perf events counted by perf stat, default
-# cycles,instructions), for run-dev WINDOW (seconds per trial), RATE_TOLERANCE (percent),
-# ALLOW_DEFAULT_ROUTE_DEV=1, and on the command line only: CPU (sender CPU), PORT, OUT
-# (results parent directory), DEV and NETNS (run-dev's device and its namespace);
-# sweep-veth also SWEEP (size or sender, default sender).
+# Variables for run-veth, run-virtio, run-dev and sweep-veth: one per option of `xdptc
+# run` that has one (AA=1, FLAME=0, PACKETS, REPS, MODES, SENDER, ENGINE, ...; README.md
+# has the table, `build/xdptc help --make-vars`; RUN_ARGS below passes them, both made
+# from run/run_opt_table.c); CPU, PORT, OUT, DEV and NETNS count on the command line
+# only; sweep-veth also SWEEP (size or sender, default sender).
 
 CC      ?= gcc
 CLANG   ?= clang
