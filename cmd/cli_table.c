@@ -200,7 +200,7 @@ void cli_usage_main(FILE *f)
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-11s %s\n", cli_commands[i]->name, cli_commands[i]->brief);
 	fprintf(f, "  %-11s %s\n  %-11s %s\n", "help", "this list; COMMAND: its --help; --man: the "
-		   "manual page (troff);", "", "--make-vars, --metrics, --synopsis: the docs' generated tables");
+		   "manual page (troff);", "", "--make-vars, --make-args, --metrics, --synopsis: generated blocks");
 	fprintf(f, "\nmodes: %s\n"
 		   "Run 'xdptc COMMAND --help' for a command's options, 'man -l build/xdptc.8'\n"
 		   "for all of them. Needs root (or CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)\n"
@@ -324,11 +324,11 @@ void cli_man(FILE *f)
 	fprintf(f, ".SH COMMANDS\n");
 	for (int i = 0; cli_commands[i]; i++)
 		man_command(f, cli_commands[i]);
-	fprintf(f, ".SS \"xdptc help [\\-\\-man|\\-\\-make\\-vars|\\-\\-metrics|\\-\\-synopsis|"
+	fprintf(f, ".SS \"xdptc help [\\-\\-man|\\-\\-make\\-vars|\\-\\-make\\-args|\\-\\-metrics|\\-\\-synopsis|"
 		   "COMMAND]\"\n.PP\n");
 	man_text(f, "The command list; with COMMAND, that command's --help; --man, this manual "
 		    "page (troff); --make-vars, README.md's table of make variables (Markdown); "
-		    "--metrics, docs/metrics.md's table of every metric (Markdown); --synopsis, "
+		    "--make-args, the Makefile's RUN_ARGS; --metrics, docs/metrics.md's table of every metric (Markdown); --synopsis, "
 		    "every command's usage line (docs/cli.md).", ".PP");
 	fprintf(f, ".SH MAKE VARIABLES\n");
 	man_text(f, "make run-veth, make run-virtio and make sweep-veth pass these to xdptc "
@@ -382,4 +382,27 @@ void cli_make_vars_md(FILE *f)
 			md_cell(f, o->brief ? o->brief : o->help);
 			fprintf(f, "%s |\n", o->flags & CLI_MAKE_CMDLINE ? "; command line only" : "");
 		}
+}
+
+void cli_make_args(FILE *f)
+{
+	const struct cli_command *run = cli_command_find("run");
+
+	fprintf(f, "RUN_ARGS = $(strip");
+	for (const struct cli_opt *o = run->opts; o->name; o++) {
+		if (!o->make_var)
+			continue;
+		if (o->make_value)
+			fprintf(f, " \\\n\t$(if $(filter %s,$(%s)),--%s)", o->make_value, o->make_var,
+				o->name);
+		else
+			fprintf(f, " \\\n\t$(if $(%s%s),--%s $(%s))",
+				o->flags & CLI_MAKE_CMDLINE ? "call cmdline," : "", o->make_var,
+				o->name, o->make_var);
+	}
+	fprintf(f, ")\nSWITCHES :=");
+	for (const struct cli_opt *o = run->opts; o->name; o++)
+		if (o->make_var && o->make_value)
+			fprintf(f, " %s", o->make_var);
+	fprintf(f, "\n");
 }

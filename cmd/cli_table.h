@@ -3,9 +3,10 @@
  * cli_table.h: every xdptc command's options, written once (a table per command, in
  * its cmd_*.c) and turned into what each needs: getopt_long's arguments (cli_next),
  * the command's --help (cli_help), the manual page xdptc.8 (cli_man, `xdptc help
- * --man`, built by make) and README.md's table of make variables (cli_make_vars_md,
- * `xdptc help --make-vars`). tests/unit/test_cli_table.c checks the Makefile's variable
- * mapping and README.md's table against these tables.
+ * --man`, built by make), README.md's table of make variables (cli_make_vars_md,
+ * `xdptc help --make-vars`) and the Makefile's RUN_ARGS (cli_make_args, `xdptc help
+ * --make-args`). tests/unit/test_cli_table.c checks the Makefile's variable mapping,
+ * its RUN_ARGS and README.md's table against these tables.
  */
 #ifndef XDPTC_CLI_TABLE_H
 #define XDPTC_CLI_TABLE_H
@@ -89,5 +90,11 @@ void cli_man(FILE *f);
 /* cli_make_vars_md - README.md's table (Markdown) of `make run-*` variables and the
  * run options they pass, then the run options that have none. */
 void cli_make_vars_md(FILE *f);
+
+/* cli_make_args - the Makefile's RUN_ARGS (each make variable of `xdptc run`'s table as
+ * the option it passes; a generic name from make's command line only, CLI_MAKE_CMDLINE)
+ * and SWITCHES (the variables of options without argument, 1 or 0), as make reads them:
+ * the Makefile's generated block (`xdptc help --make-args`, `make docs`). */
+void cli_make_args(FILE *f);
 
 #endif

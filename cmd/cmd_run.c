@@ -26,9 +26,9 @@
 #include "perf_stat.h"
 
 /* Each topology's defaults of --packets, --reps and --rate, per engine, are its
- * descriptor's (run/topology_NAME.c); the icount engine's count passes need fewer
- * repetitions on every topology (instructions repeat exactly) */
-#define DEFAULT_COUNT_REPS 3
+ * descriptor's (run/topology_NAME.c), the others the declaration's (run_opt_table.c);
+ * the icount engine's count passes need fewer repetitions on every topology
+ * (instructions repeat exactly) */
 #define ICOUNT_DEFAULT_COUNT_REPS 2
 /* a sample every 50,000 guest instructions, over 50,000 packets: about 7,000 samples at
  * 7,000 instructions per packet, so the functions that matter carry thousands; at
@@ -52,15 +52,29 @@ const struct cli_command cli_cmd_run = {
 	.notes = "One run at a time per machine: a second run refuses while one is measuring.",
 };
 
-/* The options of `xdptc run` as they are parsed: the run's, and what was given. */
+/* The options of `xdptc run` as they are parsed: the run's, and which were given. */
 struct run_parse {
 	struct run_opts o;
-	uint64_t warmup;                       /* UINT64_MAX: not given */
-	int packets_set, rate_set, reps_set, aa, guest_kernel_set, count_reps_set, pmu_set;
-	int alt_set;                           /* --timing-budget, --target or --segments given */
-	int dev_set, sender_set, size_set;     /* --window or --rate-tolerance; --sender; --size */
+	bool given[RUN_OPT_MAX];               /* by row of run_opt_table */
 	const char *inside_file;               /* --inside-icount FILE */
 };
+
+/* Was the option of key @key given? */
+static bool given(const struct run_parse *p, int key)
+{
+	const struct run_opt *r = run_opt_find(key);
+
+	return r && p->given[r - run_opt_table];
+}
+
+/* Was any option of the rows flagged @flag given? */
+static bool any_given(const struct run_parse *p, unsigned int flag)
+{
+	for (int i = 0; run_opt_table[i].name; i++)
+		if ((run_opt_table[i].flags & flag) && p->given[i])
+			return true;
+	return false;
+}
 
 /* --napi-cpu N|sender (it implies --threaded-napi). Returns -1, or EXIT_USAGE. */
 static int parse_napi_cpu(struct run_parse *p, const char *arg)
@@ -86,7 +100,6 @@ static int parse_pmu_events(struct run_parse *p, const char *arg)
 {
 	struct perf_stat_value pv[PERF_STAT_MAX_EVENTS];
 
-	p->pmu_set = 1;
 	if (!strcmp(arg, "none")) {
 		p->o.pmu_events = "";
 		return -1;
@@ -113,221 +126,118 @@ static int parse_cpu(struct run_parse *p, const char *arg)
 	return -1;
 }
 
-/* Apply option @c (cli_next's key) with its argument in optarg. Returns -1 to go on, or
- * the exit status of a refusal (said on stderr). */
-static int run_opt_apply(struct run_parse *p, int c)
+/* Row @r's value @arg into @o, by its type and field (run_opt_table.h). Returns -1 to
+ * go on, or EXIT_USAGE with the refusal said on stderr. */
+static int run_opt_value(const struct run_opt *r, const char *arg, struct run_opts *o)
+{
+	char opt[64], *end;
+	uint64_t v;
+	double d;
+
+	snprintf(opt, sizeof(opt), "--%s", r->name);
+	switch (r->type) {
+	case RUN_OPT_FLAG:
+	case RUN_OPT_UNSET:
+		run_opt_set_int(r, o, r->type == RUN_OPT_FLAG);
+		break;
+	case RUN_OPT_COUNT:
+		if (parse_count(arg, (uint64_t)r->imax, &v) || (r->imin > 0 && v < (uint64_t)r->imin) ||
+		    ((r->flags & RUN_OPT_POW2) && (v & (v - 1))))
+			return bad_value(opt, arg, r->what);
+		run_opt_set_int(r, o, (int64_t)v);
+		break;
+	case RUN_OPT_REAL:
+	case RUN_OPT_PERCENT:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d >= r->min && d <= r->max))
+			return bad_value(opt, arg, r->what);
+		*run_opt_real(r, o) = r->type == RUN_OPT_PERCENT ? d / 100 : d;
+		break;
+	case RUN_OPT_STRING:
+		*run_opt_string(r, o) = arg;
+		break;
+	case RUN_OPT_ENUM:
+		for (int i = (int)r->imin; r->word_of(i); i++)
+			if (!strcmp(arg, r->word_of(i)))
+				return run_opt_set_int(r, o, i) ? EXIT_USAGE : -1;
+		return bad_value(opt, arg, r->what);
+	case RUN_OPT_LIST:
+		break;
+	}
+	return -1;
+}
+
+/* The options whose values have parsers of their own (RUN_OPT_OWN_PARSER): @c's
+ * argument @arg. Returns -1 to go on, or the exit status of a refusal. */
+static int run_opt_own(struct run_parse *p, int c, const char *arg)
 {
 	static int counter_order[BACKEND_NR + 1];
-	uint64_t v;
 	int n;
 
 	switch (c) {
 	case 't':
-		if (!topology_find(optarg))
-			return bad_value("--topology", optarg, topology_names(0, NULL, ", ", " or "));
-		p->o.topology = optarg;
-		break;
-	case OPT_RATE:
-		if (parse_count(optarg, 100000000ull, &p->o.rate_pps))
-			return bad_value("--rate", optarg, "packets per second such as 20k");
-		p->rate_set = 1;
-		break;
-	case OPT_CROSS_CHECK: p->o.cross_check = true; break;
-	case OPT_NO_FLAME: p->o.flame = false; break;
-	case OPT_PROFILE_PACKETS:
-	case OPT_PROFILE_PERIOD: {
-		uint64_t *to = c == OPT_PROFILE_PACKETS ? &p->o.profile_packets : &p->o.profile_period;
-
-		if (parse_count(optarg, 1000000000ull, to) || *to < 1000)
-			return bad_value(c == OPT_PROFILE_PACKETS ? "--profile-packets" : "--profile-period",
-					 optarg, "1000 or more");
-		break;
-	}
-	case OPT_AA: p->aa = 1; break;
-	case OPT_SCHEDULE:
-		if (!strcmp(optarg, "alternating"))
-			p->o.schedule = SCHEDULE_ALTERNATING;
-		else if (!strcmp(optarg, "classic"))
-			p->o.schedule = SCHEDULE_CLASSIC;
-		else
-			return bad_value("--schedule", optarg, "alternating or classic");
-		break;
-	case OPT_SEGMENTS: {
-		char *end;
-		long v = strtol(optarg, &end, 10);
-
-		if (end == optarg || *end || v < RUN_SEGMENTS_MIN || v > RUN_SEGMENTS_MAX)
-			return bad_value("--segments", optarg, "a number from "
-					 RUN_STR(RUN_SEGMENTS_MIN) " to " RUN_STR(RUN_SEGMENTS_MAX));
-		p->o.segments = (int)v;
-		p->alt_set = 1;
-		break;
-	}
-	case OPT_WINDOWS_PER_ATTACH:
-		if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "4") &&
-		    strcmp(optarg, "8"))
-			return bad_value("--windows-per-attach", optarg, "1, 2, 4 or 8");
-		p->o.windows_per_attach = atoi(optarg);
-		break;
-	case OPT_WINDOW_MS:
-	case OPT_TIMING_BUDGET:
-	case OPT_TARGET: {
-		char *end;
-		double v = strtod(optarg, &end);
-		double lo = c == OPT_WINDOW_MS ? RUN_WINDOW_MS_MIN : c == OPT_TARGET ?
-			    RUN_TARGET_PCT_MIN : RUN_TIMING_BUDGET_MIN;
-		double hi = c == OPT_WINDOW_MS ? RUN_WINDOW_MS_MAX : c == OPT_TARGET ?
-			    RUN_TARGET_PCT_MAX : RUN_TIMING_BUDGET_MAX;
-
-		if (end == optarg || *end || !(v >= lo && v <= hi))
-			return bad_value(c == OPT_WINDOW_MS ? "--window-ms" : c == OPT_TARGET
-					 ? "--target" : "--timing-budget", optarg,
-					 c == OPT_WINDOW_MS ? "milliseconds from "
-					 RUN_STR(RUN_WINDOW_MS_MIN) " to " RUN_STR(RUN_WINDOW_MS_MAX)
-					 : c == OPT_TARGET ? "a percentage from "
-					 RUN_STR(RUN_TARGET_PCT_MIN) " to " RUN_STR(RUN_TARGET_PCT_MAX)
-					 : "seconds from " RUN_STR(RUN_TIMING_BUDGET_MIN) " to "
-					 RUN_STR(RUN_TIMING_BUDGET_MAX));
-		p->alt_set |= c != OPT_WINDOW_MS;
-		if (c == OPT_WINDOW_MS)
-			p->o.window_ms = v;
-		else if (c == OPT_TARGET)
-			p->o.target_halfwidth = v / 100;
-		else
-			p->o.timing_budget_s = v;
-		break;
-	}
-	case OPT_DEV:
-		if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
-			return bad_value("--dev", optarg, "a device name (at most 15 characters)");
-		p->o.dev = optarg;
-		break;
-	case OPT_NETNS:
-		if (!*optarg || strchr(optarg, '/'))
-			return bad_value("--netns", optarg, "a network namespace's name");
-		p->o.dev_netns = optarg;
-		break;
-	case OPT_WINDOW:
-	case OPT_RATE_TOLERANCE: {
-		char *end;
-		double v = strtod(optarg, &end);
-		bool w = c == OPT_WINDOW;
-
-		if (end == optarg || *end ||
-		    !(w ? v >= RUN_WINDOW_S_MIN && v <= RUN_WINDOW_S_MAX
-			: v >= RUN_RATE_TOLERANCE_MIN && v <= RUN_RATE_TOLERANCE_MAX))
-			return bad_value(w ? "--window" : "--rate-tolerance", optarg,
-					 w ? "seconds from " RUN_STR(RUN_WINDOW_S_MIN) " to "
-					     RUN_STR(RUN_WINDOW_S_MAX)
-					   : "a percentage from " RUN_STR(RUN_RATE_TOLERANCE_MIN)
-					     " to " RUN_STR(RUN_RATE_TOLERANCE_MAX));
-		if (w)
-			p->o.window_s = v;
-		else
-			p->o.rate_tolerance = v / 100;
-		p->dev_set = 1;
-		break;
-	}
-	case OPT_ALLOW_DEFAULT_ROUTE_DEV: p->o.allow_default_route_dev = true; break;
-	case OPT_FIND_MAX_RATE: p->o.find_max_rate = true; break;
-	case OPT_ENGINE:
-		if (!strcmp(optarg, "icount"))
-			p->o.engine = ENGINE_ICOUNT;
-		else if (strcmp(optarg, "host"))
-			return bad_value("--engine", optarg, "host or icount");
-		break;
-	case OPT_INSIDE_ICOUNT: p->inside_file = optarg; break;
-	case OPT_HELD_LOCK:
-		p->o.held_lock = atoi(optarg);
-		if (p->o.held_lock <= 2)
-			return bad_value("--held-lock", optarg, "an inherited file descriptor");
-		break;
-	case OPT_THREADED_NAPI: p->o.threaded_napi = true; break;
-	case OPT_NAPI_CPU: /* implies --threaded-napi */
-		return parse_napi_cpu(p, optarg);
-	case OPT_SENDER: {
-		enum sender_kind k;
-
-		if (sender_parse(optarg, &k))
-			return bad_value("--sender", optarg, "udp, packet or xdp-live");
-		p->o.sender = k;
-		p->sender_set = 1;
-		break;
-	}
-	case OPT_COUNTERS:
-		if (parse_counter_backends(optarg, counter_order) < 0)
-			return bad_value("--counters", optarg,
-					 "a comma list of kprobe, fentry, tracepoint");
-		p->o.counter_order = counter_order;
-		break;
-	case OPT_PMU_EVENTS:
-		return parse_pmu_events(p, optarg);
-	case OPT_GUEST_KERNEL:
-		if (!guest_kernel_spec_ok(optarg))
-			return bad_value("--guest-kernel", optarg, "a kernel version such as 6.1, "
-					 "6.18, 7.3 or 6.12.95-1~bpo12+1");
-		p->o.guest_kernel = optarg;
-		p->guest_kernel_set = 1;
-		break;
-	case OPT_PACKETS:
-		if (parse_count(optarg, RUN_PACKETS_MAX, &p->o.packets) ||
-		    p->o.packets < RUN_PACKETS_MIN) {
-			char what[96];
-
-			snprintf(what, sizeof(what), "a packet count from %s such as 1M",
-				 cli_packets_range());
-			return bad_value("--packets", optarg, what);
-		}
-		p->packets_set = 1;
-		break;
-	case 'r':
-	case 'c':
-		if (parse_count(optarg, c == 'r' ? RUN_REPS_MAX : RUN_COUNT_REPS_MAX, &v) ||
-		    v < (c == 'r' ? RUN_REPS_MIN : RUN_COUNT_REPS_MIN))
-			return bad_value(c == 'r' ? "--reps" : "--count-reps", optarg,
-					 c == 'r' ? RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX) " repetitions"
-					 : RUN_STR(RUN_COUNT_REPS_MIN) "-" RUN_STR(RUN_COUNT_REPS_MAX)
-					   " repetitions");
-		*(c == 'r' ? &p->o.reps : &p->o.count_reps) = (int)v;
-		*(c == 'r' ? &p->reps_set : &p->count_reps_set) = 1;
+		if (!topology_find(arg))
+			return bad_value("--topology", arg, topology_names(0, NULL, ", ", " or "));
+		p->o.topology = arg;
 		break;
 	case 'm':
-		n = parse_modes(optarg, p->o.modes, RUN_MAX_MODES);
+		n = parse_modes(arg, p->o.modes, RUN_MAX_MODES);
 		if (n < 0) {
 			fprintf(stderr, "xdptc: --modes '%s': %sa comma list of distinct modes "
-					"from: %s\n", optarg, n == -EEXIST ? "a mode is given twice; "
+					"from: %s\n", arg, n == -EEXIST ? "a mode is given twice; "
 					: "", drop_mode_choices());
 			return EXIT_USAGE;
 		}
 		p->o.nmodes = n;
 		p->o.modes_given = true;
 		break;
-	case 'w':
-		if (parse_count(optarg, RUN_PACKETS_MAX, &p->warmup))
-			return bad_value("--warmup", optarg, "a packet count");
+	case OPT_COUNTERS:
+		if (parse_counter_backends(arg, counter_order) < 0)
+			return bad_value("--counters", arg, "a comma list of kprobe, fentry, tracepoint");
+		p->o.counter_order = counter_order;
 		break;
-	case OPT_CPU:
-		return parse_cpu(p, optarg);
+	case OPT_GUEST_KERNEL:
+		if (!guest_kernel_spec_ok(arg))
+			return bad_value("--guest-kernel", arg, "a kernel version such as 6.1, "
+					 "6.18, 7.3 or 6.12.95-1~bpo12+1");
+		p->o.guest_kernel = arg;
+		break;
+	case OPT_DEV:
+		if (!*arg || strlen(arg) >= 16 || strchr(arg, '/'))
+			return bad_value("--dev", arg, "a device name (at most 15 characters)");
+		p->o.dev = arg;
+		break;
+	case OPT_NETNS:
+		if (!*arg || strchr(arg, '/'))
+			return bad_value("--netns", arg, "a network namespace's name");
+		p->o.dev_netns = arg;
+		break;
 	case 'p':
-		if (parse_port(optarg, &p->o.port))
-			return bad_port(optarg);
-		break;
-	case 's':
-		if (parse_count(optarg, RUN_PAYLOAD_MAX, &v))
-			return bad_value("--size", optarg, "payload bytes, 0-" RUN_STR(RUN_PAYLOAD_MAX)
-					 " (a 1514-byte frame)");
-		p->o.payload_len = (uint32_t)v;
-		p->size_set = 1;
-		break;
-	case OPT_SEED:
-		if (parse_count(optarg, (uint64_t)INT64_MAX, &p->o.seed))
-			return bad_value("--seed", optarg, "a non-negative integer");
-		break;
-	case 'o': p->o.out_dir = optarg; break;
-	case 'q': p->o.quiet = 1; break;
+		return parse_port(arg, &p->o.port) ? bad_port(arg) : -1;
+	case OPT_PMU_EVENTS:
+		return parse_pmu_events(p, arg);
+	case OPT_NAPI_CPU: /* implies --threaded-napi */
+		return parse_napi_cpu(p, arg);
+	case OPT_CPU:
+		return parse_cpu(p, arg);
+	case OPT_INSIDE_ICOUNT: p->inside_file = arg; break;
 	case 'v': verbose = 1; bpf_log_setup(1); break;
 	}
 	return -1;
+}
+
+/* Apply option @c (cli_next's key) with its argument in optarg: by its row's type and
+ * field, or by its own parser. Returns -1 to go on, or the exit status of a refusal
+ * (said on stderr). */
+static int run_opt_apply(struct run_parse *p, int c)
+{
+	const struct run_opt *r = run_opt_find(c);
+
+	if (!r)
+		return -1;
+	p->given[r - run_opt_table] = true;
+	return r->flags & RUN_OPT_OWN_PARSER ? run_opt_own(p, c, optarg)
+					     : run_opt_value(r, optarg, &p->o);
 }
 
 /* The topologies whose traffic comes from outside, a comma list. */
@@ -353,10 +263,10 @@ static int run_opts_outside(struct run_parse *p, const struct topology_desc *td)
 			td->name, td->name);
 		return EXIT_USAGE;
 	}
-	if (p->o.engine == ENGINE_ICOUNT || p->sender_set || p->rate_set || p->o.find_max_rate ||
-	    p->o.threaded_napi || p->packets_set || p->warmup != UINT64_MAX || p->size_set ||
-	    p->o.sender_cpu_set || p->o.schedule != SCHEDULE_AUTO || p->o.window_ms > 0 ||
-	    p->o.windows_per_attach || p->alt_set) {
+	if (p->o.engine == ENGINE_ICOUNT || given(p, OPT_SENDER) || given(p, OPT_RATE) ||
+	    p->o.find_max_rate || p->o.threaded_napi || given(p, OPT_PACKETS) || given(p, 'w') ||
+	    given(p, 's') || given(p, OPT_CPU) || given(p, OPT_SCHEDULE) ||
+	    any_given(p, RUN_OPT_ALTERNATING)) {
 		fprintf(stderr, "xdptc: --topology %s measures the traffic that comes from "
 				"outside in windows of --window seconds, one per mode and "
 				"repetition: --engine icount, --sender, --rate, --size, --cpu, "
@@ -369,73 +279,13 @@ static int run_opts_outside(struct run_parse *p, const struct topology_desc *td)
 	return -1;
 }
 
-/* The defaults that depend on the topology and engine, and the combinations refused.
- * Returns -1 to go on, or the exit status. */
-static int run_opts_finish(struct run_parse *p)
+/* The arms (the topology's modes unless --modes named them, the A/A twin) and the sizes
+ * whose defaults are the topology's under this engine (@icount; topology_NAME.c), for
+ * topology @td. Returns -1 to go on, or the exit status. */
+static int run_opts_arms_sizes(struct run_parse *p, const struct topology_desc *td, bool icount)
 {
-	const struct topology_desc *td = topology_find(p->o.topology);
-	bool icount = p->o.engine == ENGINE_ICOUNT;
 	const struct topology_defaults *df;
 
-	/* a topology that the icount engine measures as another (virtio: nic) */
-	if (icount && td->icount_as) {
-		fprintf(stderr, "xdptc: --topology %s under the icount engine is --topology %s: "
-				"its sender runs inside the guest, so the count does not follow "
-				"the host's timing (docs/engines.md)\n", td->name, td->icount_as);
-		p->o.topology = td->icount_as;
-		td = topology_find(p->o.topology);
-	}
-	df = icount ? &td->icount : &td->host;
-	if (td->icount_only && !icount && !p->o.inside_icount) {
-		fprintf(stderr, "xdptc: --topology %s runs under the icount engine only (--engine "
-				"icount, make run-%s ENGINE=icount): its sender shares the guest's "
-				"one vCPU, so only instructions compare\n", td->name, td->name);
-		return EXIT_USAGE;
-	}
-
-	/* the alternating pass's settings, given where the timing pass will be classic */
-	if ((p->o.window_ms > 0 || p->o.windows_per_attach || p->alt_set) &&
-	    (p->o.schedule == SCHEDULE_CLASSIC ||
-	     (p->o.schedule == SCHEDULE_AUTO && (td->remote || icount))))
-		fprintf(stderr, "xdptc: note: --window-ms, --windows-per-attach, --timing-budget, "
-				"--target and --segments apply to the alternating timing pass only; this run's "
-				"is classic (--schedule alternating to have it)\n");
-	if (!(td->allows & TOPOLOGY_GUEST_KERNEL) && !icount && p->guest_kernel_set) {
-		fprintf(stderr, "xdptc: --guest-kernel applies to --topology %s or --engine "
-				"icount only\n",
-			topology_names(TOPOLOGY_GUEST_KERNEL, NULL, ", ", " or "));
-		return EXIT_USAGE;
-	}
-	if (p->o.threaded_napi && !(td->allows & TOPOLOGY_THREADED_NAPI) && !icount) {
-		fprintf(stderr, "xdptc: --threaded-napi and --napi-cpu apply to --topology %s "
-				"only (a guest's NAPI is the guest's)\n",
-			topology_names(TOPOLOGY_THREADED_NAPI, NULL, ", ", " or "));
-		return EXIT_USAGE;
-	}
-	if (icount && p->pmu_set && p->o.pmu_events[0]) {
-		fprintf(stderr, "xdptc: --engine icount measures guest instructions, not the "
-				"host's PMU: --pmu-events does not apply\n");
-		return EXIT_USAGE;
-	}
-	if (icount || p->o.inside_icount)
-		p->o.pmu_events = ""; /* no PMU in a TCG guest, and none wanted beside it */
-	if (icount && (p->o.find_max_rate || p->o.threaded_napi || p->rate_set)) {
-		fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
-				"--find-max-rate, --threaded-napi (--napi-cpu) and --rate do not "
-				"apply\n");
-		return EXIT_USAGE;
-	}
-	if (td->outside) {
-		int r = run_opts_outside(p, td);
-
-		if (r >= 0)
-			return r;
-	} else if (p->o.dev || p->o.dev_netns || p->dev_set || p->o.allow_default_route_dev) {
-		fprintf(stderr, "xdptc: --dev, --netns, --window, --rate-tolerance and "
-				"--allow-default-route-dev apply to --topology %s only\n",
-			topology_names_outside());
-		return EXIT_USAGE;
-	}
 	/* the topology's modes, unless --modes named them (topology_NAME.c) */
 	if (!p->o.modes_given && td->modes) {
 		int n = parse_modes(td->modes, p->o.modes, RUN_MAX_MODES);
@@ -451,14 +301,15 @@ static int run_opts_finish(struct run_parse *p)
 			return EXIT_USAGE;
 		}
 	/* the topology's defaults under this engine (topology_NAME.c) */
-	if (!p->packets_set)
+	df = icount ? &td->icount : &td->host;
+	if (!given(p, OPT_PACKETS))
 		p->o.packets = df->packets;
-	if (!p->reps_set)
+	if (!given(p, 'r'))
 		p->o.reps = df->reps;
-	if (!p->rate_set)
+	if (!given(p, OPT_RATE))
 		p->o.rate_pps = df->rate_pps;
 	if (icount) {
-		if (!p->count_reps_set)
+		if (!given(p, 'c'))
 			p->o.count_reps = ICOUNT_DEFAULT_COUNT_REPS;
 		/* the profile pass samples guest time, so instructions: perf record -c N */
 		if (!p->o.profile_period)
@@ -467,18 +318,87 @@ static int run_opts_finish(struct run_parse *p)
 			p->o.profile_packets = p->o.packets > ICOUNT_DEFAULT_PROFILE_PACKETS
 				? p->o.packets : ICOUNT_DEFAULT_PROFILE_PACKETS;
 	}
-	p->o.warmup = p->warmup == UINT64_MAX ? p->o.packets / 10 : p->warmup;
+	if (!given(p, 'w'))
+		p->o.warmup = p->o.packets / 10;
 	/* no --profile-packets on the host engine: the profile pass sizes its window from
 	 * the timing pass (run_passes.c) */
 	if (p->o.napi_cpu == NAPI_CPU_SENDER)
 		p->o.napi_cpu = p->o.sender_cpu;
-	if (p->aa) { /* the first mode twice: its delta against itself is the noise floor */
+	if (given(p, OPT_AA)) { /* the first mode twice: its delta against itself is the noise floor */
 		if (p->o.nmodes == RUN_MAX_MODES)
 			return bad_value("--aa", "", "room for one more arm");
 		p->o.modes[p->o.nmodes] = p->o.modes[0];
 		p->o.aa_arm = p->o.nmodes++;
 	}
 	return -1;
+}
+
+/* The defaults that depend on the topology and engine, and the combinations refused.
+ * Returns -1 to go on, or the exit status. */
+static int run_opts_finish(struct run_parse *p)
+{
+	const struct topology_desc *td = topology_find(p->o.topology);
+	bool icount = p->o.engine == ENGINE_ICOUNT;
+
+	/* a topology that the icount engine measures as another (virtio: nic) */
+	if (icount && td->icount_as) {
+		fprintf(stderr, "xdptc: --topology %s under the icount engine is --topology %s: "
+				"its sender runs inside the guest, so the count does not follow "
+				"the host's timing (docs/engines.md)\n", td->name, td->icount_as);
+		p->o.topology = td->icount_as;
+		td = topology_find(p->o.topology);
+	}
+	if (td->icount_only && !icount && !p->o.inside_icount) {
+		fprintf(stderr, "xdptc: --topology %s runs under the icount engine only (--engine "
+				"icount, make run-%s ENGINE=icount): its sender shares the guest's "
+				"one vCPU, so only instructions compare\n", td->name, td->name);
+		return EXIT_USAGE;
+	}
+
+	/* the alternating pass's settings, given where the timing pass will be classic */
+	if (any_given(p, RUN_OPT_ALTERNATING) &&
+	    (p->o.schedule == SCHEDULE_CLASSIC ||
+	     (p->o.schedule == SCHEDULE_AUTO && (td->remote || icount))))
+		fprintf(stderr, "xdptc: note: --window-ms, --windows-per-attach, --timing-budget, "
+				"--target and --segments apply to the alternating timing pass only; this run's "
+				"is classic (--schedule alternating to have it)\n");
+	if (!(td->allows & TOPOLOGY_GUEST_KERNEL) && !icount && given(p, OPT_GUEST_KERNEL)) {
+		fprintf(stderr, "xdptc: --guest-kernel applies to --topology %s or --engine "
+				"icount only\n",
+			topology_names(TOPOLOGY_GUEST_KERNEL, NULL, ", ", " or "));
+		return EXIT_USAGE;
+	}
+	if (p->o.threaded_napi && !(td->allows & TOPOLOGY_THREADED_NAPI) && !icount) {
+		fprintf(stderr, "xdptc: --threaded-napi and --napi-cpu apply to --topology %s "
+				"only (a guest's NAPI is the guest's)\n",
+			topology_names(TOPOLOGY_THREADED_NAPI, NULL, ", ", " or "));
+		return EXIT_USAGE;
+	}
+	if (icount && given(p, OPT_PMU_EVENTS) && p->o.pmu_events[0]) {
+		fprintf(stderr, "xdptc: --engine icount measures guest instructions, not the "
+				"host's PMU: --pmu-events does not apply\n");
+		return EXIT_USAGE;
+	}
+	if (icount || p->o.inside_icount)
+		p->o.pmu_events = ""; /* no PMU in a TCG guest, and none wanted beside it */
+	if (icount && (p->o.find_max_rate || p->o.threaded_napi || given(p, OPT_RATE))) {
+		fprintf(stderr, "xdptc: --engine icount measures instructions, not time: "
+				"--find-max-rate, --threaded-napi (--napi-cpu) and --rate do not "
+				"apply\n");
+		return EXIT_USAGE;
+	}
+	if (td->outside) {
+		int r = run_opts_outside(p, td);
+
+		if (r >= 0)
+			return r;
+	} else if (any_given(p, RUN_OPT_OUTSIDE)) {
+		fprintf(stderr, "xdptc: --dev, --netns, --window, --rate-tolerance and "
+				"--allow-default-route-dev apply to --topology %s only\n",
+			topology_names_outside());
+		return EXIT_USAGE;
+	}
+	return run_opts_arms_sizes(p, td, icount);
 }
 
 /* --inside-icount FILE: the options the host wrote (run_opts_to_json), and no others.
@@ -519,18 +439,11 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	int c, r;
 
 	memset(&p, 0, sizeof(p));
-	p.warmup = UINT64_MAX;
-	p.o = (struct run_opts){
-		.topology = topologies[0]->name, .out_dir = "results",
-		.count_reps = DEFAULT_COUNT_REPS,
-		.timing_budget_s = RUN_TIMING_BUDGET_DEFAULT, .target_halfwidth = 0.005,
-		.segments = RUN_SEGMENTS_DEFAULT,
-		.flame = true, .aa_arm = -1,
-		.port = DROP_DEFAULT_PORT, .payload_len = 18,
-		.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .napi_cpu = -1,
-		.seed = (uint64_t)time(NULL), .pmu_events = "cycles,instructions",
-		.window_s = RUN_WINDOW_S_DEFAULT, .rate_tolerance = RUN_RATE_TOLERANCE_DEFAULT / 100.0,
-	};
+	run_opt_defaults(&p.o); /* the declared ones (run_opt_table.c); then this machine's */
+	p.o.topology = topologies[0]->name;
+	p.o.aa_arm = -1;
+	p.o.sender_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	p.o.seed = (uint64_t)time(NULL);
 	p.o.modes[0] = MODE_TC;
 	p.o.modes[1] = MODE_XDPDRV;
 	p.o.nmodes = 2;

@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * cmd_run_table.h: the option table of `xdptc run` (cmd_run_table.c) and its long-only
- * options' keys; cmd_run.c parses with it. The rows that name the topologies and their
- * defaults take their words from the table of topologies when the program starts.
+ * cmd_run_table.h: the option table of `xdptc run` as getopt, --help and the manual take
+ * it (cmd_run_table.c), made from the options' declaration (run/run_opt_table.c) when
+ * the program starts; the rows that name the topologies and their defaults take their
+ * words from the table of topologies then.
  */
 #ifndef XDPTC_CMD_RUN_TABLE_H
 #define XDPTC_CMD_RUN_TABLE_H
 
 #include "cli_table.h"
+#include "run_opt_table.h" /* the keys (OPT_*) */
 
-/* long-only options' keys */
-enum {
-	OPT_PACKETS = 256, OPT_CPU, OPT_SEED, OPT_RATE, OPT_GUEST_KERNEL, OPT_COUNTERS,
-	OPT_CROSS_CHECK, OPT_NO_FLAME, OPT_AA, OPT_SENDER, OPT_FIND_MAX_RATE, OPT_THREADED_NAPI,
-	OPT_NAPI_CPU, OPT_ENGINE, OPT_INSIDE_ICOUNT, OPT_PMU_EVENTS, OPT_HELD_LOCK,
-	OPT_PROFILE_PERIOD, OPT_PROFILE_PACKETS, OPT_SCHEDULE, OPT_WINDOW_MS, OPT_TIMING_BUDGET, OPT_SEGMENTS,
-	OPT_TARGET, OPT_WINDOWS_PER_ATTACH, OPT_DEV, OPT_NETNS, OPT_WINDOW, OPT_RATE_TOLERANCE,
-	OPT_ALLOW_DEFAULT_ROUTE_DEV,
-};
-
-/* The options of `xdptc run`, ended by a row whose name is NULL. */
+/* The options of `xdptc run`, ended by a row whose name is NULL (filled by a
+ * constructor). */
 extern struct cli_opt run_opts_table[];
 
 #endif

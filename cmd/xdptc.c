@@ -17,6 +17,7 @@
  *   agent       (inside a guest) serve the host's DUT requests on a virtio-serial port
  *   guest-exec  (on the host) run a command in a guest through its agent
  *   help        the command list; --man the manual page; --make-vars README's table;
+ *               --make-args the Makefile's RUN_ARGS;
  *               --metrics docs/metrics.md's table
  *
  * Exit status: 0 success, 1 runtime failure or missing privilege, 2 bad usage
@@ -30,9 +31,10 @@
 #include "cli_table.h"
 #include "metrics.h"
 
-/* xdptc help [--man|--make-vars|--metrics|--synopsis|COMMAND]: the command list, the manual page
- * (troff, what make builds into build/xdptc.8), README.md's table of make variables,
- * docs/metrics.md's table of metrics, or a command's --help */
+/* xdptc help [--man|--make-vars|--make-args|--metrics|--synopsis|COMMAND]: the command
+ * list, the manual page (troff, what make builds into build/xdptc.8), README.md's table
+ * of make variables, the Makefile's RUN_ARGS, docs/metrics.md's table of metrics, or a
+ * command's --help */
 static int cmd_help(int argc, char **argv)
 {
 	const struct cli_command *c;
@@ -49,6 +51,10 @@ static int cmd_help(int argc, char **argv)
 		cli_make_vars_md(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--make-args")) {
+		cli_make_args(stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "--synopsis")) {
 		cli_synopsis(stdout);
 		return 0;
@@ -59,7 +65,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	c = cli_command_find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars, --metrics, --synopsis or a command)\n",
+		fprintf(stderr, "xdptc help: no command '%s' (--man, --make-vars, --make-args, --metrics, --synopsis or a command)\n",
 			argv[1]);
 		return EXIT_USAGE;
 	}

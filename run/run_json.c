@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
+#include "run_opts_json.h"
 #include "trial.h"
 
 void machine_cpu_model(char *buf, size_t len)
@@ -338,6 +339,11 @@ json_t *settings_json(const struct run_opts *o)
 	if (o->threaded_napi)
 		json_object_set_new(s, "napi_cpu", o->napi_cpu >= 0 ? json_integer(o->napi_cpu)
 								  : json_string("not the sender's"));
+	/* every other setting the options declare, each under its row's key
+	 * (run_opt_table.c), as the icount engine's inner run gets it */
+	for (const struct run_opt *r = run_opt_table; r->name; r++)
+		if (r->json && !json_object_get(s, r->json))
+			json_object_set_new(s, r->json, run_opt_json(r, o));
 	return s;
 }
 

@@ -44,7 +44,9 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 		   const struct skb_counters_plan *plan, const char *time_key);
 
 /* settings_json - "settings": the options the numbers depend on (arms, packets, warm-up,
- * repetitions, port, frame length, sender, CPU, rate, seed, passes, NAPI). */
+ * repetitions, port, frame length, sender, CPU, rate, seed, passes, NAPI, in the forms
+ * the summary reads), then every other option of the declaration with a JSON key
+ * (run_opt_table.c), as run_opt_json writes it. */
 json_t *settings_json(const struct run_opts *o);
 
 /* capabilities_json - "capabilities": whether hardware events count per task (@have_pmu,

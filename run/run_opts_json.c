@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* run_opts_json.c: a run's options as data, for the icount engine's inner run (run.h). */
+/* run_opts_json.c: a run's options as data, every row of their declaration
+ * (run_opt_table.c) by its type: the icount engine's inner run and run.json's settings
+ * (run_opts_json.h). */
 #include "run_opts_json.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,39 +18,59 @@
 
 #define OPTS_SCHEMA "xdptc.run-options/1"
 
+json_t *run_opt_json(const struct run_opt *r, const struct run_opts *o)
+{
+	char order[128] = "";
+	json_t *a;
+
+	switch (r->key) { /* the rows of their own form (RUN_OPT_OWN_JSON) */
+	case 'm':
+		a = json_array();
+		for (int i = 0; i < o->nmodes; i++)
+			json_array_append_new(a, json_string(drop_mode_name(o->modes[i])));
+		return a;
+	case OPT_COUNTERS: /* as --counters spells them: parse_counter_backends reads them */
+		for (int i = 0; o->counter_order && o->counter_order[i] != BACKEND_NONE; i++)
+			snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s",
+				 i ? "," : "", counter_backend_name(o->counter_order[i]));
+		return order[0] ? json_string(order) : json_null();
+	case OPT_CPU: /* the CPU the user chose, or null: another machine has its own CPUs */
+		return o->sender_cpu_set ? json_integer(o->sender_cpu) : json_null();
+	case OPT_AA:
+		return json_integer(o->aa_arm);
+	}
+	switch (r->type) {
+	case RUN_OPT_FLAG:
+	case RUN_OPT_UNSET:
+		return json_boolean(run_opt_get_int(r, o));
+	case RUN_OPT_COUNT:
+		return json_integer((json_int_t)run_opt_get_int(r, o));
+	case RUN_OPT_REAL:
+	case RUN_OPT_PERCENT:
+		return json_real(*run_opt_real(r, (struct run_opts *)o));
+	case RUN_OPT_STRING: {
+		const char *v = *run_opt_string(r, (struct run_opts *)o);
+
+		return v ? json_string(v) : json_null();
+	}
+	case RUN_OPT_ENUM:
+		return r->word_of((int)run_opt_get_int(r, o)) ? json_string(r->word_of((int)run_opt_get_int(r, o)))
+							       : json_null();
+	case RUN_OPT_LIST:
+		break;
+	}
+	return json_null();
+}
+
 json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host *host)
 {
-	json_t *j = json_object(), *modes = json_array();
-	char cwd[PATH_MAX], order[128] = "";
+	json_t *j = json_object();
+	char cwd[PATH_MAX];
 
-	for (int i = 0; i < o->nmodes; i++)
-		json_array_append_new(modes, json_string(drop_mode_name(o->modes[i])));
-	/* as --counters spells them: parse_counter_backends reads them back */
-	for (int i = 0; o->counter_order && o->counter_order[i] != BACKEND_NONE; i++)
-		snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s", i ? "," : "",
-			 counter_backend_name(o->counter_order[i]));
 	json_object_set_new(j, "schema", json_string(OPTS_SCHEMA));
-	json_object_set_new(j, "topology", json_string(o->topology));
-	json_object_set_new(j, "modes", modes);
-	json_object_set_new(j, "aa_arm", json_integer(o->aa_arm));
-	json_object_set_new(j, "packets", json_integer((json_int_t)o->packets));
-	json_object_set_new(j, "warmup", json_integer((json_int_t)o->warmup));
-	json_object_set_new(j, "reps", json_integer(o->reps));
-	json_object_set_new(j, "count_reps", json_integer(o->count_reps));
-	json_object_set_new(j, "port", json_integer(o->port));
-	json_object_set_new(j, "payload_len", json_integer(o->payload_len));
-	/* the CPU the user chose, or null: the inner run's machine has its own CPUs */
-	json_object_set_new(j, "sender_cpu", o->sender_cpu_set ? json_integer(o->sender_cpu)
-							       : json_null());
-	json_object_set_new(j, "rate_pps", json_integer((json_int_t)o->rate_pps));
-	json_object_set_new(j, "counters", order[0] ? json_string(order) : json_null());
-	json_object_set_new(j, "cross_check", json_boolean(o->cross_check));
-	json_object_set_new(j, "flame", json_boolean(o->flame));
-	json_object_set_new(j, "profile_period", json_integer((json_int_t)o->profile_period));
-	json_object_set_new(j, "profile_packets", json_integer((json_int_t)o->profile_packets));
-	json_object_set_new(j, "sender", json_string(sender_name(o->sender)));
-	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
-	json_object_set_new(j, "pmu_events", json_string(o->pmu_events));
+	for (const struct run_opt *r = run_opt_table; r->name; r++)
+		if (r->json)
+			json_object_set_new(j, r->json, run_opt_json(r, o));
 	json_object_set_new(j, "host", json_pack("{s:s, s:s, s:s, s:s}", "qemu", host->qemu,
 						 "icount", host->icount, "cpu_model",
 						 host->host_cpu_model, "kernel", host->host_kernel));
@@ -56,32 +79,64 @@ json_t *run_opts_to_json(const struct run_opts *o, const struct run_icount_host 
 	return j;
 }
 
-/* an integer field of @j within [lo, hi] into *@v, or -EINVAL with why */
-static int int_field(const json_t *j, const char *k, long long lo, long long hi, long long *v,
-		     char *err, size_t errlen)
-{
-	const json_t *x = json_object_get(j, k);
+/* The strings of @j, copied once: the options point into them for the run's life. */
+static char strings[RUN_OPT_MAX][256];
 
-	if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi) {
-		snprintf(err, errlen, "the run options lack %s, or it is out of range", k);
-		return -EINVAL;
+/* Is @v 0 for a row whose 0 means "not given" (RUN_OPT_ZERO_UNSET)? */
+static bool zero_unset(const struct run_opt *r, double v)
+{
+	return (r->flags & RUN_OPT_ZERO_UNSET) && v == 0;
+}
+
+int run_opt_from_json(const struct run_opt *r, const json_t *v, struct run_opts *o, char *err,
+		      size_t errlen)
+{
+	double scale = r->type == RUN_OPT_PERCENT ? 100 : 1;
+	json_int_t i = json_integer_value(v);
+	double d = json_number_value(v);
+
+	switch (r->type) {
+	case RUN_OPT_FLAG:
+	case RUN_OPT_UNSET:
+		if (!json_is_boolean(v))
+			break;
+		run_opt_set_int(r, o, json_is_true(v));
+		return 0;
+	case RUN_OPT_COUNT:
+		if (!json_is_integer(v) || (!zero_unset(r, (double)i) && (i < r->imin || i > r->imax)))
+			break;
+		return run_opt_set_int(r, o, i) ? -EINVAL : 0;
+	case RUN_OPT_REAL:
+	case RUN_OPT_PERCENT:
+		if (!json_is_number(v) || (!zero_unset(r, d) && !(d * scale >= r->min && d * scale <= r->max)))
+			break;
+		*run_opt_real(r, o) = d;
+		return 0;
+	case RUN_OPT_STRING:
+		if (json_is_null(v)) {
+			*run_opt_string(r, o) = NULL;
+			return 0;
+		}
+		if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof(strings[0]))
+			break;
+		snprintf(strings[r - run_opt_table], sizeof(strings[0]), "%s", json_string_value(v));
+		*run_opt_string(r, o) = strings[r - run_opt_table];
+		return 0;
+	case RUN_OPT_ENUM:
+		for (int k = 0; json_is_string(v) && r->word_of(k); k++)
+			if (!strcmp(json_string_value(v), r->word_of(k)))
+				return run_opt_set_int(r, o, k) ? -EINVAL : 0;
+		break;
+	case RUN_OPT_LIST:
+		return 0;
 	}
-	*v = json_integer_value(x);
-	return 0;
+	snprintf(err, errlen, "the run options lack %s, or it is out of range", r->json);
+	return -EINVAL;
 }
 
 static const char *str_field(const json_t *j, const char *k)
 {
 	return json_string_value(json_object_get(j, k));
-}
-
-/* The strings of @j, copied once: the options point into them for the run's life. */
-static char strings[8][256];
-
-static const char *keep(int slot, const char *s)
-{
-	snprintf(strings[slot], sizeof(strings[slot]), "%s", s ? s : "");
-	return strings[slot];
 }
 
 /* the arms and counter backends of @j into @o */
@@ -111,58 +166,46 @@ static int lists_from_json(const json_t *j, struct run_opts *o, char *err, size_
 	return o->nmodes ? 0 : -EINVAL;
 }
 
+/* --cpu's and --aa's own forms (RUN_OPT_OWN_JSON) of @j into @o: the CPU the user
+ * chose, or null for this machine's last; the A/A twin's arm or -1. */
+static int cpu_aa_from_json(const json_t *j, struct run_opts *o, char *err, size_t errlen)
+{
+	const json_t *cpu = json_object_get(j, "sender_cpu"), *aa = json_object_get(j, "aa_arm");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if ((!json_is_null(cpu) && (!json_is_integer(cpu) || json_integer_value(cpu) < 0 ||
+				    json_integer_value(cpu) >= ncpu)) ||
+	    !json_is_integer(aa) || json_integer_value(aa) < -1 ||
+	    json_integer_value(aa) >= RUN_MAX_MODES) {
+		snprintf(err, errlen, "the run options lack %s, or it is out of range",
+			 json_is_integer(aa) ? "sender_cpu" : "aa_arm");
+		return -EINVAL;
+	}
+	o->sender_cpu_set = !json_is_null(cpu);
+	o->sender_cpu = o->sender_cpu_set ? (int)json_integer_value(cpu) : (int)ncpu - 1;
+	o->aa_arm = (int)json_integer_value(aa);
+	return 0;
+}
+
 int run_opts_from_json(const json_t *j, struct run_opts *o, char *err, size_t errlen)
 {
 	const json_t *host = json_object_get(j, "host");
-	long long v[10];
-	enum sender_kind sk;
 	struct timespec now = { 0, 0 };
-	int e = 0;
 
 	if (!str_field(j, "schema") || strcmp(str_field(j, "schema"), OPTS_SCHEMA)) {
 		snprintf(err, errlen, "not xdptc's run options (schema %s)", OPTS_SCHEMA);
 		return -EINVAL;
 	}
-	e |= int_field(j, "aa_arm", -1, RUN_MAX_MODES - 1, &v[0], err, errlen);
-	e |= int_field(j, "packets", (long long)RUN_PACKETS_MIN, (long long)RUN_PACKETS_MAX, &v[1], err, errlen);
-	e |= int_field(j, "warmup", 0, (long long)RUN_PACKETS_MAX, &v[2], err, errlen);
-	e |= int_field(j, "reps", RUN_REPS_MIN, RUN_REPS_MAX, &v[3], err, errlen);
-	e |= int_field(j, "count_reps", RUN_COUNT_REPS_MIN, RUN_COUNT_REPS_MAX, &v[4], err, errlen);
-	e |= int_field(j, "port", 1, 65535, &v[5], err, errlen);
-	e |= int_field(j, "payload_len", 0, RUN_PAYLOAD_MAX, &v[6], err, errlen);
-	v[7] = sysconf(_SC_NPROCESSORS_ONLN) - 1; /* null: this machine's last CPU */
-	if (!json_is_null(json_object_get(j, "sender_cpu")))
-		e |= int_field(j, "sender_cpu", 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v[7], err,
-			       errlen);
-	e |= int_field(j, "rate_pps", 0, 100000000, &v[8], err, errlen);
-	e |= int_field(j, "seed", 0, LLONG_MAX, &v[9], err, errlen);
-	if (e)
-		return -EINVAL;
-	if (lists_from_json(j, o, err, errlen) ||
-	    !str_field(j, "sender") || sender_parse(str_field(j, "sender"), &sk) ||
-	    !str_field(j, "topology") || !str_field(j, "pmu_events") || !json_is_object(host)) {
+	for (const struct run_opt *r = run_opt_table; r->name; r++)
+		if (r->json && !(r->flags & RUN_OPT_OWN_JSON) &&
+		    run_opt_from_json(r, json_object_get(j, r->json), o, err, errlen))
+			return -EINVAL;
+	if (cpu_aa_from_json(j, o, err, errlen) || lists_from_json(j, o, err, errlen) ||
+	    !o->topology || !o->pmu_events || !json_is_object(host)) {
 		if (!err[0])
 			snprintf(err, errlen, "the run options are incomplete");
 		return -EINVAL;
 	}
-	o->aa_arm = (int)v[0];
-	o->packets = (uint64_t)v[1];
-	o->warmup = (uint64_t)v[2];
-	o->reps = (int)v[3];
-	o->count_reps = (int)v[4];
-	o->port = (uint16_t)v[5];
-	o->payload_len = (uint32_t)v[6];
-	o->sender_cpu = (int)v[7];
-	o->sender_cpu_set = !json_is_null(json_object_get(j, "sender_cpu"));
-	o->rate_pps = (uint64_t)v[8];
-	o->seed = (uint64_t)v[9];
-	o->sender = sk;
-	o->topology = keep(0, str_field(j, "topology"));
-	o->pmu_events = keep(1, str_field(j, "pmu_events"));
-	o->cross_check = json_is_true(json_object_get(j, "cross_check"));
-	o->flame = json_is_true(json_object_get(j, "flame"));
-	o->profile_period = (uint64_t)json_integer_value(json_object_get(j, "profile_period"));
-	o->profile_packets = (uint64_t)json_integer_value(json_object_get(j, "profile_packets"));
 	if (!o->profile_packets)
 		o->profile_packets = o->packets;
 	o->inside_icount = true;
