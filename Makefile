@@ -80,6 +80,7 @@ RUN_ARGS = $(strip \
 	$(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(RATE),--rate $(RATE)) \
 	$(if $(GUEST_KERNEL),--guest-kernel $(GUEST_KERNEL)) \
+	$(if $(NIC),--nic $(NIC)) \
 	$(if $(ENGINE),--engine $(ENGINE)) \
 	$(if $(COUNTERS),--counters $(COUNTERS)) \
 	$(if $(PMU_EVENTS),--pmu-events $(PMU_EVENTS)) \

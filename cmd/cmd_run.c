@@ -15,6 +15,7 @@
 #include "bpf_log.h"
 #include "cli_parse.h"
 #include "run.h"
+#include "nic_models.h"
 #include "run_opts_json.h"
 #include "topologies.h"
 #include "skb_counters.h"
@@ -169,6 +170,26 @@ static int run_opt_value(const struct run_opt *r, const char *arg, struct run_op
 
 /* The options whose values have parsers of their own (RUN_OPT_OWN_PARSER): @c's
  * argument @arg. Returns -1 to go on, or the exit status of a refusal. */
+/* --nic MODEL: a model of run/nic_models.c that the installed qemu (QEMU, as virtio.sh
+ * takes it) emulates; else refused before anything boots, with the models it has.
+ * Returns -1 to go on, or EXIT_USAGE (said why). */
+static int run_opt_nic(struct run_parse *p, const char *arg)
+{
+	const struct nic_model *m = nic_model_find(arg);
+	const char *qemu = getenv("QEMU");
+	char have[512];
+
+	if (m && nic_model_in_qemu(m, qemu) == 1) {
+		p->o.nic = m->name;
+		return -1;
+	}
+	nic_models_list(have, sizeof(have), qemu, 1);
+	fprintf(stderr, "xdptc: --nic '%s': %s; the NIC models %s emulates: %s\n", arg,
+		m ? "the installed qemu does not emulate it" : "not a NIC model xdptc knows",
+		qemu ? qemu : "qemu-system-x86_64", have[0] ? have : "none (is qemu installed?)");
+	return EXIT_USAGE;
+}
+
 static int run_opt_own(struct run_parse *p, int c, const char *arg)
 {
 	static int counter_order[BACKEND_NR + 1];
@@ -202,6 +223,8 @@ static int run_opt_own(struct run_parse *p, int c, const char *arg)
 					 "6.18, 7.3 or 6.12.95-1~bpo12+1");
 		p->o.guest_kernel = arg;
 		break;
+	case OPT_NIC:
+		return run_opt_nic(p, arg);
 	case OPT_DEV:
 		if (!*arg || strlen(arg) >= 16 || strchr(arg, '/'))
 			return bad_value("--dev", arg, "a device name (at most 15 characters)");
@@ -366,6 +389,11 @@ static int run_opts_finish(struct run_parse *p)
 		fprintf(stderr, "xdptc: --guest-kernel applies to --topology %s or --engine "
 				"icount only\n",
 			topology_names(TOPOLOGY_GUEST_KERNEL, NULL, ", ", " or "));
+		return EXIT_USAGE;
+	}
+	if (!(td->allows & TOPOLOGY_NIC_MODEL) && given(p, OPT_NIC)) {
+		fprintf(stderr, "xdptc: --nic applies to --topology %s only (and virtio under the "
+				"icount engine)\n", topology_names(TOPOLOGY_NIC_MODEL, NULL, ", ", " or "));
 		return EXIT_USAGE;
 	}
 	if (p->o.threaded_napi && !(td->allows & TOPOLOGY_THREADED_NAPI) && !icount) {

@@ -166,13 +166,22 @@ const struct run_opt run_opt_table[] = {
 	  "(docs/engines.md)", "6.1", "GUEST_KERNEL",
 	  .type = RUN_OPT_STRING, RUN_OPT_AT(guest_kernel), .flags = RUN_OPT_OWN_PARSER,
 	  .json = "guest_kernel" },
+	{ "nic", OPT_NIC, "MODEL", "nic (and virtio under the icount engine): the DUT's "
+	  "qemu NIC model (run/nic_models.c: virtio-net, vmxnet3, e1000e, ...; a name it does "
+	  "not know, or a model the installed qemu lacks, is refused with the list of those "
+	  "it has); the guest loads its "
+	  "driver from the guest kernel's package; where the driver has no native XDP, "
+	  "xdpdrv is refused with the kernel's reason and the other modes run "
+	  "(docs/engines.md, \"Ask your driver\")", "virtio-net", "NIC",
+	  .type = RUN_OPT_STRING, RUN_OPT_AT(nic), .flags = RUN_OPT_OWN_PARSER, .json = "nic" },
 	{ "engine", OPT_ENGINE, "host|icount", "host: measure on this machine; icount: under "
 	  "qemu's -icount shift=0,sleep=off, where guest time counts guest instructions: "
 	  "veth runs the whole experiment inside such a guest, virtio boots its DUT guest so; "
 	  "reports guest_instructions_per_pkt (guest instructions, never a PMU's "
 	  "instructions_per_pkt) instead of cpu_ns_per_pkt. Its defaults: 20k packets x 11 "
 	  "repetitions, 2 count repetitions, on veth a profile pass of 50k packets with a "
-	  "sample every 50,000 guest instructions (--profile-period), virtio paced at 30k; "
+	  "sample every 50,000 guest instructions (--profile-period); virtio runs as nic, "
+	  "unpaced; "
 	  "--guest-kernel applies. Every guest runs the instruction-counting qemu plugin "
 	  "(build/insn_count.so, `make plugin`; XDPTC_PLUGIN names another): its "
 	  "retired_instructions_per_pkt (a rep string instruction once, as a CPU counts "

@@ -108,6 +108,8 @@ struct run_opts {
 	} icount_host;
 	const char *guest_kernel;  /* the guest's kernel (virtio, icount): "6.1", "6.12";
 				    * NULL: virtio.sh's default */
+	const char *nic;           /* the nic topology's DUT: a NIC model of
+				    * run/nic_models.c ("vmxnet3"); NULL: virtio-net */
 	int quiet;
 	int held_lock;             /* > 0: the run lock is held already on this inherited fd
 				    * (`xdptc matrix` runs its runs under its own lock) */

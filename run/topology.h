@@ -30,6 +30,7 @@ struct topology_defaults {
 #define TOPOLOGY_THREADED_NAPI (1u << 0) /* --threaded-napi, --napi-cpu (the DUT's NAPI is
 					  * this machine's) */
 #define TOPOLOGY_GUEST_KERNEL (1u << 1)  /* --guest-kernel on the host engine */
+#define TOPOLOGY_NIC_MODEL (1u << 5)     /* --nic: the DUT's qemu NIC model */
 #define TOPOLOGY_NETKIT (1u << 3)        /* the netkit mode (a netkit pair beside the DUT) */
 #define TOPOLOGY_REBUILD (1u << 4)       /* the alternating pass's segments build the
 					  * topology anew (down, up, the DUT opened again) */

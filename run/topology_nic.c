@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * topology_nic.c: the nic topology (topologies/nic.sh, inside an icount guest): the
- * guest's emulated NIC under test (virtio-net) and a second NIC of the same guest, the
+ * guest's emulated NIC under test (--nic MODEL, run/nic_models.c; virtio-net by default:
+ * virtio.sh's DUT_NIC and DUT_MODULES) and a second NIC of the same guest, the
  * sender's (an e1000), on one qemu hub. The engine boots the guest with FEED=hub
  * (virtio.sh) and runs the whole experiment inside it, as it does veth's.
  *
@@ -74,18 +75,18 @@ static int nic_trial_env(struct run_ctx *c, struct trial_env *env)
 const struct topology_desc topology_nic = {
 	.name = "nic",
 	.script = "nic.sh",
-	.help = "a qemu guest's virtio-net NIC fed by a second NIC of the same guest on a "
-		"qemu hub (icount engine only)",
+	.help = "a qemu guest's emulated NIC (--nic: virtio-net, vmxnet3, e1000e, ...) fed by "
+		"a second NIC of the same guest on a qemu hub (icount engine only)",
 	/* the sender shares the guest's one vCPU: only instructions compare */
 	.icount_only = true,
 	.icount = { .packets = 20000, .reps = 11 },
-	.allows = TOPOLOGY_GUEST_KERNEL,
+	.allows = TOPOLOGY_GUEST_KERNEL | TOPOLOGY_NIC_MODEL,
 	.icount_inside = true,
 	.icount_feed = "hub",
 	.sender_skb_apart = true,
 	.timed = "guest CPU time in ns of the sender thread + ksoftirqd/NAPI threads (the "
-		 "DUT's virtio-net receive path runs in the interrupts and softirqs that follow "
-		 "the sender's e1000 transmits, on the guest's one CPU)",
+		 "DUT NIC's receive path runs in the interrupts and softirqs that follow the "
+		 "sender's e1000 transmits, on the guest's one CPU)",
 	.dut_open = nic_dut_open,
 	.trial_env = nic_trial_env,
 	.json_describe = nic_json_describe,

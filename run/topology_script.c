@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nic_models.h"
 #include "run_signals.h"
 #include "self_exe.h"
 
@@ -82,6 +83,17 @@ int run_topology_cmd(const struct run_opts *o, const char *script, const char *v
 			setenv("FEED", t->feed, 1);
 		else
 			unsetenv("FEED");
+		{ /* the nic topology's DUT: its qemu model and its driver's modules */
+			const struct nic_model *m = nic_model_find(o->nic);
+
+			if (m) {
+				setenv("DUT_NIC", m->device, 1);
+				setenv("DUT_MODULES", m->modules, 1);
+			} else {
+				unsetenv("DUT_NIC");
+				unsetenv("DUT_MODULES");
+			}
+		}
 		if (t->share)
 			setenv("XDPTC_SHARE", t->share, 1);
 		else
