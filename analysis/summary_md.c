@@ -281,6 +281,23 @@ static void header_refused(const json_t *run, FILE *out)
 		fprintf(out, "\n");
 }
 
+/* The DUT NIC of a guest's emulated NIC (run.json's "dut_nic", the nic topology): its
+ * model, its driver and whether the kernel says it runs XDP natively. */
+static void header_dut_nic(const json_t *run, FILE *out)
+{
+	const json_t *nic = json_object_get(run, "dut_nic");
+	const json_t *native = json_object_get(nic, "xdp_native");
+
+	if (!json_is_object(nic))
+		return;
+	fprintf(out, "- DUT NIC: %s, driver %s; native XDP: %s\n",
+		json_str_of(json_object_get(run, "settings"), "nic", "virtio-net"),
+		json_str_of(nic, "driver", "?"),
+		json_is_true(native) ? "yes (the driver's xdp-features)"
+		: json_is_false(native) ? "no (the driver's xdp-features)"
+					: "not said by this kernel (the attach decides)");
+}
+
 /* Where the traffic came from: the sender and its settings, or a device fed from
  * outside with its windows and offered rate. */
 static void header_traffic(const struct render_ctx *rc)
@@ -363,6 +380,7 @@ static void render_header(const struct render_ctx *rc)
 		json_integer_value(json_object_get(mach, "cpus")) == 1 ? "" : "s",
 		json_str_of(mach, "kernel_release", "?"),
 		json_str_of(mach, "arch", ""));
+	header_dut_nic(run, out);
 	header_traffic(rc);
 	window_schedule_md(run, out);
 	summary_stop_md(run, out);
