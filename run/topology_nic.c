@@ -81,6 +81,8 @@ const struct topology_desc topology_nic = {
 	.icount_only = true,
 	.icount = { .packets = 20000, .reps = 11 },
 	.allows = TOPOLOGY_GUEST_KERNEL | TOPOLOGY_NIC_MODEL,
+	/* where the driver builds the skb is the question: generic XDP beside native */
+	.modes = "tc,xdpgeneric,xdpdrv",
 	.icount_inside = true,
 	.icount_feed = "hub",
 	.sender_skb_apart = true,
