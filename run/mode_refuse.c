@@ -8,30 +8,35 @@
 
 #include "run_ctx.h"
 
-/* xdpdrv out of the run, with @why; returns 0, or -1 when no mode is left */
-static int refuse(struct run_ctx *c, const char *dev, const char *why, json_t *refused)
+int mode_leave_out(struct run_ctx *c, enum drop_mode mode, const char *why)
 {
 	struct run_opts *o = &c->o;
 	int n = 0, aa = -1;
 
-	fprintf(stderr, "xdptc: xdpdrv refused on %s: the kernel says %s; the other modes run\n",
-		dev, why);
-	json_array_append_new(refused, json_pack("{s:s, s:s}", "mode", "xdpdrv", "reason", why));
 	for (int i = 0; i < o->nmodes; i++) {
-		if (o->modes[i] == MODE_XDPDRV)
+		if (o->modes[i] == mode)
 			continue;
 		if (i == o->aa_arm)
 			aa = n;
 		o->modes[n++] = o->modes[i];
 	}
 	if (!n || (n == 1 && aa == 0)) {
-		snprintf(c->why, sizeof(c->why), "no mode is left to measure on %s", dev);
+		snprintf(c->why, sizeof(c->why), "no mode is left to measure: %s", why);
 		fprintf(stderr, "xdptc: %s\n", c->why);
 		return -1;
 	}
 	o->nmodes = n;
 	o->aa_arm = aa;
 	return 0;
+}
+
+/* xdpdrv out of the run, with @why; returns 0, or -1 when no mode is left */
+static int refuse(struct run_ctx *c, const char *dev, const char *why, json_t *refused)
+{
+	fprintf(stderr, "xdptc: xdpdrv refused on %s: the kernel says %s; the other modes run\n",
+		dev, why);
+	json_array_append_new(refused, json_pack("{s:s, s:s}", "mode", "xdpdrv", "reason", why));
+	return mode_leave_out(c, MODE_XDPDRV, why);
 }
 
 int mode_refuse_xdpdrv(struct run_ctx *c, const char *dev, const json_t *info, json_t *refused)

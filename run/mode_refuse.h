@@ -8,7 +8,14 @@
 
 #include <jansson.h>
 
+#include "drop_mode.h"
+
 struct run_ctx;
+
+/* mode_leave_out - take @mode out of c->o.modes, the A/A arm kept on its mode. Returns 0,
+ * or -1 when no mode is left to measure (c->why says so, with @why, and it is said on
+ * stderr). */
+int mode_leave_out(struct run_ctx *c, enum drop_mode mode, const char *why);
 
 /* mode_refuse_xdpdrv - when the run measures xdpdrv on @dev (in namespace @ns, NULL:
  * this one) and its driver announces no native XDP (@info's "xdp_native", from

@@ -17,6 +17,7 @@
 
 #include "cpu_time.h"
 #include "dut_local.h"
+#include "mode_refuse.h"
 #include "netkit.h"
 #include "run_ctx.h"
 #include "sender.h"
@@ -81,26 +82,9 @@ static int container_preflight(const struct run_opts *o)
  * no mode is left (said why). */
 static int netkit_leave_out(struct run_ctx *c, const char *why)
 {
-	struct run_opts *o = &c->o;
-	int n = 0, aa = -1;
-
 	snprintf(netkit_refused, sizeof(netkit_refused), "%s", why);
 	fprintf(stderr, "xdptc: netkit left out: %s; the veth arms run\n", why);
-	for (int i = 0; i < o->nmodes; i++) {
-		if (o->modes[i] == MODE_NETKIT)
-			continue;
-		if (i == o->aa_arm)
-			aa = n;
-		o->modes[n++] = o->modes[i];
-	}
-	if (!n || (n == 1 && aa == 0)) {
-		snprintf(c->why, sizeof(c->why), "no mode is left to measure: %s", why);
-		fprintf(stderr, "xdptc: %s\n", c->why);
-		return -1;
-	}
-	o->nmodes = n;
-	o->aa_arm = aa;
-	return 0;
+	return mode_leave_out(c, MODE_NETKIT, why);
 }
 
 /* The DUT is the host side's namespace: its veth end, and the netkit primary for the
