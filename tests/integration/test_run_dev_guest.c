@@ -130,7 +130,7 @@ static void test_dev_on_the_guests_virtio_net(void **state)
 	 * timeout; the run takes minutes in a TCG guest): its log and exit status in the
 	 * share */
 	snprintf(cmd, sizeof(cmd), "sh topologies/virtio.sh exec %s \"cd '%s' && (('%s' run "
-		 "--topology dev --dev eth0 --window 0.5 --reps 3 --count-reps 1 --no-flame "
+		 "--topology dev --dev eth0 --window 1 --reps 3 --count-reps 1 --no-flame "
 		 "--counters fentry,tracepoint "
 		 "--modes tc,xdpdrv --seed 7 --quiet --out /run/xdptc-share 2>&1; echo \\$? > "
 		 "/run/xdptc-share/guest-run.rc) | while IFS= read -r l; do echo \\\"\\$(date "
