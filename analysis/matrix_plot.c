@@ -78,7 +78,9 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 	const char *tag = metric ? "-retired" : "";
 	int total = 0, nk = (int)json_array_size(json_object_get(matrix, "kernels"));
 	const json_t *k;
-	size_t i;
+	FILE *series;
+	char *buf = NULL;
+	size_t i, len = 0;
 
 	fprintf(gp, "set terminal svg size 900,500 noenhanced\nset output '%s.svg'\n"
 		    "set title '%s (%sguest instructions per packet; intervals: at least 95%%)'\n"
@@ -89,24 +91,37 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 	json_array_foreach(json_object_get(matrix, "kernels"), i, k) /* a failed one says so */
 		fprintf(gp, "%s\"%s%s\" %zu", i ? ", " : "", json_str_of(k, "spec", ""),
 			strcmp(json_str_of(k, "status", ""), "ok") ? "\\n(failed)" : "", i);
-	fprintf(gp, ")\nplot");
+	fprintf(gp, ")\n");
+	series = open_memstream(&buf, &len);
+	if (!series)
+		return -errno;
 	for (int i = 0; i < ne; i++) /* (a kernel's index is its place in "kernels") */
 		for (int j = 0; j < nm; j++) {
 			int n = plot_data(matrix, dir, exps[i], modes[j], metric, tag);
 			int s = i * nm + j;
 
-			if (n < 0)
+			if (n < 0) {
+				fclose(series);
+				free(buf);
 				return n;
+			}
 			if (!n)
 				continue;
-			fprintf(gp, "%s 'matrix-delta%s-%s-%s.dat' using ($1+%.2f):3:4:5 with "
+			fprintf(series, "%s 'matrix-delta%s-%s-%s.dat' using ($1+%.2f):3:4:5 with "
 				    "yerrorlines pt 7 lw 2 title '%s%s%s'", total ? "," : "", tag, exps[i],
 				modes[j], (double)s * 0.05 - 0.1, ne > 1 ? exps[i] : modes[j],
 				ne > 1 && nm > 1 ? " " : "", ne > 1 && nm > 1 ? modes[j] : "");
 			total += n;
 		}
-	fprintf(gp, "%s\nset terminal pngcairo size 900,500 noenhanced\nset output '%s.png'\n"
-		    "replot\n", total ? "" : " NaN notitle", out);
+	fclose(series);
+	if (total) /* gnuplot refuses a plot whose points all lack a y, so an empty one says so */
+		fprintf(gp, "plot%s\n", buf);
+	else
+		fprintf(gp, "set yrange [-1:1]\nset label 1 'no point: no kernel measured this' at "
+			    "graph 0.5, graph 0.5 center\nplot NaN notitle\n");
+	free(buf);
+	fprintf(gp, "set terminal pngcairo size 900,500 noenhanced\nset output '%s.png'\nreplot\n%s", out,
+		total ? "" : "unset label 1\n");
 	return total;
 }
 
