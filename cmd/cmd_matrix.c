@@ -11,7 +11,8 @@
  * with its own results directory under OUT/<stamp>-matrix/runs/ and its log under logs/.
  * The matrix holds the machine's run lock and hands it to its runs (--held-lock): with -j
  * N up to N of them run side by side (docs/matrix.md measures what that does to the
- * deltas), while no host run can start beside them. A kernel that cannot be fetched or
+ * deltas), while no host run can start beside them (a matrix that may run the host
+ * engine holds it alone, one of guests only shares it with icount runs and cells). A kernel that cannot be fetched or
  * booted is recorded with its reason and the matrix goes on. Results: matrix.json,
  * matrix.md, the delta plot (analysis/matrix.c).
  */

@@ -121,6 +121,36 @@ static int matrix_plan(struct matrix *m)
 	return 0;
 }
 
+/* Is host row @x wanted: no --experiments, or its icount twin (.beside) among them? */
+static bool host_row_wanted(const struct matrix *m, int x)
+{
+	const struct matrix_exp *b = matrix_exp_find(matrix_exps[x].beside);
+
+	return !m->experiments || (b && matrix_exp_wanted(m, (int)(b - matrix_exps)));
+}
+
+/* May this matrix run the host engine (matrix_host_check)? Only when a host row is
+ * wanted and a kernel asked for may be of the host's series: a spec "MAJOR.MINOR[...]"
+ * of another series cannot be. Decided before any fetch, to choose the run lock: a
+ * matrix of guests only shares it with other icount runs and cells. */
+static bool matrix_may_run_host(const struct matrix *m)
+{
+	struct utsname u;
+	int hmaj, hmin, maj, min, x;
+
+	for (x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].engine == MATRIX_HOST && host_row_wanted(m, x))
+			break;
+	if (x == matrix_nexps)
+		return false;
+	if (uname(&u) || sscanf(u.release, "%d.%d", &hmaj, &hmin) != 2)
+		return true;
+	for (int k = 0; k < m->nk; k++)
+		if (sscanf(m->k[k].spec, "%d.%d", &maj, &min) != 2 || (maj == hmaj && min == hmin))
+			return true;
+	return false;
+}
+
 /* The cross-check of the two engines: when a kernel measured under icount is of the
  * host's own series (6.18 on a 6.18 host), the host engine's veth runs with the same
  * senders and modes, one at a time after every guest is down (a host run times, and
@@ -144,7 +174,8 @@ static int matrix_host_check(struct matrix *m)
 			"the host engine's veth runs for the cross-check, one at a time\n",
 		u.release, m->k[k].spec);
 	for (int x = 0; x < matrix_nexps; x++)
-		if (matrix_exps[x].engine == MATRIX_HOST && plan_task(m, k, x, 1))
+		if (matrix_exps[x].engine == MATRIX_HOST && host_row_wanted(m, x) &&
+		    plan_task(m, k, x, 1))
 			return 1;
 	jobs = m->jobs;
 	m->jobs = 1;
@@ -180,11 +211,14 @@ static int matrix_dirs(struct matrix *m)
 int matrix_run(struct matrix *m)
 {
 	int holder = 0, e, st;
+	bool host;
 
-	m->lock_fd = run_lock_take(&holder);
+	host = matrix_may_run_host(m); /* a host run times: nothing may run beside it */
+	m->lock_fd = host ? run_lock_take(&holder) : run_lock_take_shared(&holder);
 	if (m->lock_fd < 0) {
 		fprintf(stderr, "xdptc matrix: another xdptc run or matrix (pid %d) is measuring "
-				"on this machine; wait for it to finish\n", holder);
+				"on this machine; wait for it to finish%s\n", holder,
+			host ? "" : " (a matrix of guests only runs beside icount runs and cells)");
 		return 1;
 	}
 	run_signals_install();
@@ -214,7 +248,7 @@ int matrix_run(struct matrix *m)
 		m->repeat > 1 ? (const char *[]){ "", "", "2", "3", "4", "5" }[m->repeat] : "",
 		m->repeat > 1 ? " boots" : "", m->jobs, m->dir);
 	st = matrix_schedule(m);
-	if (st == 0)
+	if (st == 0 && host) /* (under the exclusive lock only) */
 		st = matrix_host_check(m);
 	if (st == 130) {
 		say(m, "xdptc matrix: interrupted; what was measured is in %s/\n", m->dir);
