@@ -143,6 +143,31 @@ static void load_note(FILE *out, const json_t *s, const char *key, const char *f
 			(long long)json_integer_value(json_object_get(s, "timing_trials_load_checked")));
 }
 
+/* "; N of its M probe hits ... counted" when the count pass's trials of @run missed
+ * hits of @count (run.json's COUNT_missed: hits whose probe program did not run), else
+ * "". The text lives in a static buffer, until the next call. */
+static const char *missed_note(const json_t *run, const char *count)
+{
+	static char buf[400];
+	char key[64];
+	long long missed = 0, hits = 0;
+	const json_t *t;
+	size_t i;
+
+	snprintf(key, sizeof(key), "%s_missed", count);
+	json_array_foreach(json_object_get(run, "trials"), i, t)
+		if (!strcmp(json_str_of(t, "pass", ""), "count")) {
+			missed += (long long)json_integer_value(json_object_get(t, key));
+			hits += (long long)json_integer_value(json_object_get(t, count));
+		}
+	if (!missed)
+		return "";
+	snprintf(buf, sizeof(buf), "; %lld of its %lld hits in the count pass ran no handler "
+		 "(a probe hit inside another probe's handler) and are added from the kernel's "
+		 "miss counts (docs/counters.md)", missed, hits);
+	return buf;
+}
+
 /* What may have disturbed the timing pass: steal time, other load, BPF statistics held
  * on by someone else, the JIT off. */
 static void header_disturbances(const struct render_ctx *rc)
@@ -250,8 +275,8 @@ static void header_sources(const struct render_ctx *rc)
 				fprintf(out, "  - %s: unavailable (%s)\n", count,
 					json_str_of(c, "passed_over", ""));
 			else
-				fprintf(out, "  - %s: %s backend, %s\n", count, b,
-					json_str_of(c, "points", "?"));
+				fprintf(out, "  - %s: %s backend, %s%s\n", count, b,
+					json_str_of(c, "points", "?"), missed_note(run, count));
 		}
 	}
 }

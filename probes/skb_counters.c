@@ -57,6 +57,16 @@ int parse_counter_backends(const char *s, int order[BACKEND_NR + 1])
 	return n;
 }
 
+uint64_t skb_count_missed(const uint64_t slots[CNT_NR], enum skb_count k, int backend)
+{
+	static const int kp[SKB_COUNT_NR] = { CNT_KP_STACK_MISSED, CNT_KP_FREED_MISSED,
+					      CNT_KP_BUILT_MISSED };
+	static const int fe[SKB_COUNT_NR] = { CNT_FE_STACK_MISSED, CNT_FE_FREED_MISSED,
+					      CNT_FE_BUILT_MISSED };
+
+	return backend == BACKEND_KPROBE ? slots[kp[k]] : backend == BACKEND_FENTRY ? slots[fe[k]] : 0;
+}
+
 uint64_t skb_count_value(const uint64_t slots[CNT_NR], enum skb_count k, int backend)
 {
 	static const int kp[SKB_COUNT_NR] = { CNT_KP_STACK, CNT_KP_FREED, CNT_KP_BUILT };
@@ -64,9 +74,9 @@ uint64_t skb_count_value(const uint64_t slots[CNT_NR], enum skb_count k, int bac
 
 	switch (backend) {
 	case BACKEND_KPROBE:
-		return slots[kp[k]];
+		return slots[kp[k]] + skb_count_missed(slots, k, backend);
 	case BACKEND_FENTRY:
-		return slots[fe[k]];
+		return slots[fe[k]] + skb_count_missed(slots, k, backend);
 	case BACKEND_TRACEPOINT:
 		if (k == SKB_STACK_ENTRIES)
 			return slots[CNT_TP_STACK_DUT];
@@ -488,14 +498,102 @@ int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut
 	return 0;
 }
 
+/* The runs of program @p the kernel skipped (bpf_prog_info.recursion_misses, Linux
+ * 5.12+: trace_call_bpf and the trampolines count them); 0 when it is not loaded. */
+static uint64_t prog_misses(const struct bpf_program *p)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = p ? bpf_program__fd(p) : -1;
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+/* struct bpf_link_info as Linux 6.7+ lays it out for a kprobe's perf link (uapi
+ * linux/bpf.h: perf_event.kprobe.missed, "bpf: Add missed value to kprobe perf link
+ * info"); this system's uapi header may be older. Older kernels leave missed 0. */
+struct kprobe_link_info {
+	__u32 type, id, prog_id, pad0;
+	__u32 perf_type, pad1;        /* enum bpf_perf_event_type */
+	__u64 func_name;
+	__u32 name_len, offset;
+	__u64 addr, missed, cookie;
+	__u64 rest[8];                /* what later kernels add */
+};
+#define LINK_TYPE_PERF_EVENT 7  /* BPF_LINK_TYPE_PERF_EVENT */
+#define PERF_EVENT_KPROBE 3     /* BPF_PERF_EVENT_KPROBE */
+
+/* The hits of kprobe link @l that ran no handler (kprobe_ftrace_handler and
+ * kprobe_int3_handler count a hit while another kprobe's handler runs on that CPU: an
+ * interrupt, and the softirq on its exit, inside a probe of the sender's path), and the
+ * id of its program into @prog_id; 0 where the kernel does not say (before 6.7). */
+static uint64_t kprobe_link_missed(struct bpf_link *l, __u32 *prog_id)
+{
+	struct kprobe_link_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	*prog_id = 0;
+	if (bpf_link_get_info_by_fd(bpf_link__fd(l), (struct bpf_link_info *)&info, &len) ||
+	    info.type != LINK_TYPE_PERF_EVENT || info.perf_type != PERF_EVENT_KPROBE)
+		return 0;
+	*prog_id = info.prog_id;
+	return info.missed;
+}
+
+/* The id of program @p, or 0 when it is not loaded. */
+static __u32 prog_id(const struct bpf_program *p)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = p ? bpf_program__fd(p) : -1;
+
+	memset(&info, 0, sizeof(info));
+	return fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* The missed hits of each kprobe and fentry count into @v's *_MISSED slots: a kprobe's
+ * (its links' own count) and its program's skipped runs, a trampoline program's. */
+static void read_misses(struct skb_counters *c, struct skb_counters_bpf *s, uint64_t v[CNT_NR])
+{
+	static const int kp[SKB_COUNT_NR] = { CNT_KP_STACK_MISSED, CNT_KP_FREED_MISSED,
+					      CNT_KP_BUILT_MISSED };
+	static const int fe[SKB_COUNT_NR] = { CNT_FE_STACK_MISSED, CNT_FE_FREED_MISSED,
+					      CNT_FE_BUILT_MISSED };
+	__u32 ids[SKB_COUNT_NR];
+
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		v[kp[k]] = prog_misses(kp_prog(s, (enum skb_count)k));
+		v[fe[k]] = 0;
+		ids[k] = prog_id(kp_prog(s, (enum skb_count)k));
+	}
+	for (int i = 0; i < c->nlinks; i++) {
+		__u32 id;
+		uint64_t m = kprobe_link_missed(c->links[i], &id);
+
+		for (int k = 0; k < SKB_COUNT_NR && id; k++)
+			if (id == ids[k])
+				v[kp[k]] += m;
+	}
+	for (size_t i = 0; i < FE_NR; i++)
+		v[fe[fe_progs[i].k]] += prog_misses(fe_prog_of(s, i));
+}
+
 int skb_counters_read(struct skb_counters *c, struct skb_counts *out)
 {
 	struct skb_counters_bpf *skel = c->skel;
+	int e;
 
 	memset(out, 0, sizeof(*out));
 	if (!skel) /* no count has a backend: the plan says each is unavailable */
 		return 0;
-	return percpu_array_sum(bpf_map__fd(skel->maps.counts), CNT_NR, out->v);
+	e = percpu_array_sum(bpf_map__fd(skel->maps.counts), CNT_NR, out->v);
+	if (!e)
+		read_misses(c, skel, out->v);
+	return e;
 }
 
 void skb_counters_close(struct skb_counters *c)

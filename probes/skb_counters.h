@@ -92,8 +92,15 @@ int skb_counters_open(struct skb_counters *c, uint32_t dut_ifindex, uint32_t dut
 int skb_counters_read(struct skb_counters *c, struct skb_counts *out);
 
 /* skb_count_value - count @k from slot deltas @slots under @backend; 0 for
- * BACKEND_NONE (callers print such a count as unavailable, never as 0). */
+ * BACKEND_NONE (callers print such a count as unavailable, never as 0). Under kprobe
+ * and fentry it includes the probe hits whose program the kernel skipped
+ * (skb_count_missed): every hit of the probed functions is counted. */
 uint64_t skb_count_value(const uint64_t slots[CNT_NR], enum skb_count k, int backend);
+/* skb_count_missed - of count @k under @backend (kprobe or fentry; else 0), the probe
+ * hits whose program the kernel skipped (bpf_prog_info.recursion_misses: it runs no
+ * kprobe program while another runs on that CPU, nor a trampoline's program inside
+ * itself), from slot deltas @slots. */
+uint64_t skb_count_missed(const uint64_t slots[CNT_NR], enum skb_count k, int backend);
 
 /* skb_counters_close - detach and unload (safe on a zeroed struct). */
 void skb_counters_close(struct skb_counters *c);

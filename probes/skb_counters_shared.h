@@ -24,6 +24,16 @@ enum skb_count_idx {
 	CNT_FE_STACK,
 	CNT_FE_FREED,
 	CNT_FE_BUILT,
+	/* not the BPF programs' slots: the runs of each kprobe and fentry count's programs
+	 * the kernel skipped (bpf_prog_info.recursion_misses: a probe hit while a BPF
+	 * program of the same kind ran on that CPU, as when an interrupt's softirq receives
+	 * a packet during a probe of the sender's path), filled by skb_counters_read */
+	CNT_KP_STACK_MISSED,
+	CNT_KP_FREED_MISSED,
+	CNT_KP_BUILT_MISSED,
+	CNT_FE_STACK_MISSED,
+	CNT_FE_FREED_MISSED,
+	CNT_FE_BUILT_MISSED,
 	CNT_NR,
 };
 

@@ -238,6 +238,11 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 			uint64_t v = skb_count_value(c, (enum skb_count)k, plan->backend[k]);
 
 			SETI(name, v);
+			if (skb_count_missed(c, (enum skb_count)k, plan->backend[k])) {
+				/* hits whose program the kernel skipped: in v */
+				snprintf(key, sizeof(key), "%s_missed", name);
+				SETI(key, skb_count_missed(c, (enum skb_count)k, plan->backend[k]));
+			}
 			snprintf(key, sizeof(key), "%s_per_pkt", name);
 			SETR(key, per_pkt(v, r->pkts_at_dut));
 			if (plan->also[k]) { /* the same count from the other backends */
