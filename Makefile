@@ -7,7 +7,8 @@
 #   make run-veth   the main job: tc vs xdpdrv on a veth pair (root; installs deps)
 #   make run-virtio the same in a qemu guest's virtio-net NIC (root; installs deps)
 #   make matrix     XDP against TC on a list of Debian guest kernels, icount engine
-#                   (KERNELS=6.1,6.18; JOBS=2; REPEAT=3; SEED; MODES, PACKETS, REPS,
+#                   (KERNELS=6.1,6.18; JOBS=2; REPEAT=3; SEED; NICS=vmxnet3,e1000e;
+#                   EXPERIMENTS; MODES, PACKETS, REPS,
 #                   COUNT_REPS, OUT)
 #   make check      build + the docs' numbers (build/tools/claims) + the tests that need no
 #                   root (unit tests, examples, schema)
@@ -98,6 +99,7 @@ MATRIX_ARGS = $(strip $(if $(KERNELS),--kernels $(KERNELS)) $(if $(JOBS),--jobs 
 	$(if $(MODES),--modes $(MODES)) $(if $(PACKETS),--packets $(PACKETS)) \
 	$(if $(REPS),--reps $(REPS)) $(if $(COUNT_REPS),--count-reps $(COUNT_REPS)) \
 	$(if $(REPEAT),--repeat $(REPEAT)) $(if $(SEED),--seed $(SEED)) \
+	$(if $(EXPERIMENTS),--experiments $(EXPERIMENTS)) $(if $(NICS),--nics $(NICS)) \
 	$(if $(call cmdline,OUT),--out $(OUT)))
 
 # The SWITCHES (above: the make variables of options without argument) are 1 or 0: any

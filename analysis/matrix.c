@@ -46,6 +46,14 @@ json_t *matrix_entry_from_run(const char *kernel, const char *experiment, const 
 	json_object_set_new(e, "deltas", json_deep_copy(json_object_get(s, "deltas")));
 	if (json_object_get(run, "insn_profiles")) /* the plugin's, exact */
 		json_object_set_new(e, "insn_profiles", matrix_insn_profiles(run));
+	if (json_object_get(run, "dut_nic")) /* the nic topology: its driver, native XDP */
+		json_object_set_new(e, "dut_nic", json_pack("{s:s?, s:O?, s:s?}", "driver",
+				    json_str_of(json_object_get(run, "dut_nic"), "driver", NULL),
+				    "xdp_native", json_object_get(json_object_get(run, "dut_nic"), "xdp_native"),
+				    "xdp_native_reason", json_str_of(json_object_get(run, "dut_nic"),
+								   "xdp_native_reason", NULL)));
+	if (json_is_true(json_object_get(run, "sender_skb_apart")))
+		json_object_set_new(e, "sender_skb_apart", json_true());
 	if (json_object_get(run, "insn_selfcheck"))
 		json_object_set_new(e, "insn_selfcheck",
 				    json_deep_copy(json_object_get(run, "insn_selfcheck")));

@@ -18,7 +18,19 @@ const struct matrix_exp matrix_exps[] = {
 	  .md = matrix_md_section },
 	/* the virtio-net DUT fed by a second NIC of its guest (topology_nic.c) */
 	{ .name = "virtio", .title = "virtio-net", .topology = "nic", .sender = "udp",
-	  .engine = MATRIX_ICOUNT, .readme = true, .md = matrix_md_section },
+	  .engine = MATRIX_ICOUNT, .readme = true, .nic = "virtio-net", .md = matrix_md_section },
+	/* the driver matrix (issue 39): other qemu NIC models as the DUT, opt-in (--nics);
+	 * xdpgeneric beside the matrix's modes, xdpdrv refused by the run where the driver
+	 * has no native XDP */
+	{ .name = "nic-vmxnet3", .title = "vmxnet3 (NIC model)", .topology = "nic",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .modes_more = ",xdpgeneric",
+	  .args = { "--nic", "vmxnet3" }, .nic = "vmxnet3", .opt_in = true, .md = matrix_md_nic },
+	{ .name = "nic-e1000e", .title = "e1000e (NIC model)", .topology = "nic",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .modes_more = ",xdpgeneric",
+	  .args = { "--nic", "e1000e" }, .nic = "e1000e", .opt_in = true, .md = matrix_md_nic },
+	{ .name = "nic-e1000", .title = "e1000 (NIC model)", .topology = "nic",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .modes_more = ",xdpgeneric",
+	  .args = { "--nic", "e1000" }, .nic = "e1000", .opt_in = true, .md = matrix_md_nic },
 	/* a container's packets on veth and netkit, in one run: kernels with netkit only */
 	{ .name = "container", .title = "container: veth and netkit", .topology = "container",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .since = { 6, 7, "netkit" },

@@ -59,6 +59,10 @@ struct matrix_exp {
 	const char *args[MATRIX_EXP_ARGS]; /* more arguments of its `xdptc run`, after
 					    * the rest (a NIC model's option, issue 39),
 					    * NULL-ended or all given */
+	const char *nic;      /* the DUT's qemu NIC model of a row of the driver matrix
+			       * (issue 39: "Ask your driver" in matrix.md), or NULL */
+	bool opt_in;          /* measured only when --nics names its NIC (or "all") or
+			       * --experiments names it; else by default */
 	bool readme;          /* columns of its own in README's table across kernels
 			       * (matrix_table.c; the first row's entries make that table's
 			       * rows and its tcx column) */
@@ -66,6 +70,17 @@ struct matrix_exp {
 			       * or its own; NULL: none (a host run's deltas are in the
 			       * cross-check) */
 };
+
+/* matrix_md_nic - a NIC model's row's section (matrix_exp_nic.c): the generic section,
+ * and before the first row with a NIC (matrix_exp.nic) that has entries, the "Ask your
+ * driver" table across those rows: per NIC model and kernel, whether its driver runs
+ * XDP natively (run.json's dut_nic, as each run found it), xdpdrv and xdpgeneric
+ * against tc in retired instructions per packet with their intervals, the skbs built at
+ * the DUT per packet in each mode (skbs_built_per_pkt less the sender's own skb), and
+ * in words where each mode drops: before any skb (none built at the DUT) or after it,
+ * with the driver module's largest function in that mode's exact per-function table.
+ * A matrix_md_fn. */
+matrix_md_fn matrix_md_nic;
 
 /* The experiments, in the order the matrix plans, lists and shows them. */
 extern const struct matrix_exp matrix_exps[];

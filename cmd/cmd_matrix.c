@@ -146,7 +146,7 @@ static int matrix_table(const char *dirs, bool boots)
 #define MATRIX_JOBS_MAX 100 /* --jobs: runs side by side */
 
 enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS,
-       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS, OPT_PROFILE };
+       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS, OPT_PROFILE, OPT_NICS };
 
 static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words */
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -176,7 +176,11 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	{ "profile-packets", OPT_PROFILE, "N", "packets in each run's profile pass (its "
 	  "sampled call paths; the exact counts are the plugin's)", "20k" },
 	{ "experiments", OPT_EXPS, "LIST", "the experiments measured (a comma list of "
-	  "EXPERIMENTS)", "every one" },
+	  "EXPERIMENTS)", "every one but the NIC models' (--nics)", "EXPERIMENTS" },
+	{ "nics", OPT_NICS, "LIST", "the driver matrix: also measure the nic topology with "
+	  "each of these qemu NIC models as the DUT (a comma list of virtio-net, vmxnet3, e1000e, e1000, or all), "
+	  "with xdpgeneric beside the modes; xdpdrv where the driver has native XDP",
+	  "none (virtio-net only)", "NICS" },
 	{ "list", OPT_LIST, NULL, "measure nothing: print the matrix's cells, one "
 	  "KERNEL:EXPERIMENT per line (each kernel's experiments that it does not leave out), "
 	  "for a job engine to fan out (docs/matrix.md, \"Across machines\")" },
@@ -222,6 +226,38 @@ static bool experiments_known(const char *list)
 		s += n + (s[n] == ',');
 	}
 	return true;
+}
+
+/* Is @list "all" or a comma list of the NIC models of matrix_exps' rows? */
+static bool nics_known(const char *list)
+{
+	if (!strcmp(list, "all"))
+		return true;
+	for (const char *s = list; *s;) {
+		size_t n = strcspn(s, ",");
+		bool ok = false;
+
+		for (int x = 0; x < matrix_nexps; x++)
+			ok |= matrix_exps[x].nic && strlen(matrix_exps[x].nic) == n &&
+			      !strncmp(matrix_exps[x].nic, s, n);
+		if (!ok || !n)
+			return false;
+		s += n + (s[n] == ',');
+	}
+	return true;
+}
+
+/* The --nics @list that names a model with no row: said, with the models there are.
+ * Returns the exit status. */
+static int bad_nics(const char *list)
+{
+	char want[256] = "all, or a comma list of";
+
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].nic)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), " %s",
+				 matrix_exps[x].nic);
+	return bad_value("--nics", list, want);
 }
 
 /* The --experiments @list that names no icount experiment or an unknown one: said,
@@ -308,6 +344,11 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 			if (!experiments_known(optarg))
 				return bad_experiments(optarg);
 			m->experiments = optarg;
+			break;
+		case OPT_NICS:
+			if (!nics_known(optarg))
+				return bad_nics(optarg);
+			m->nics = optarg;
 			break;
 		case OPT_BOOT:
 			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)

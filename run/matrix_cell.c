@@ -217,18 +217,27 @@ int matrix_cell_main(struct matrix *m)
 	return st == 130 ? 130 : t->state == TASK_DONE ? 0 : 1;
 }
 
-/* Is experiment @x among m->experiments (NULL: every one)? */
-static bool exp_wanted(const struct matrix *m, int x)
+/* Is @word an item of the comma list @list (NULL: none)? */
+static bool list_has(const char *list, const char *word)
 {
-	size_t n = strlen(matrix_exps[x].name);
-	const char *s = m->experiments;
+	size_t n = strlen(word);
 
-	if (!s)
-		return true;
-	for (; (s = strstr(s, matrix_exps[x].name)); s += n)
-		if ((s == m->experiments || s[-1] == ',') && (!s[n] || s[n] == ','))
+	for (const char *s = list; s && (s = strstr(s, word)); s += n)
+		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
 			return true;
 	return false;
+}
+
+/* Is experiment @x wanted: named by m->experiments (NULL: every row that is not
+ * opt_in), or a row whose NIC model m->nics names ("all": every one)? */
+static bool exp_wanted(const struct matrix *m, int x)
+{
+	const char *nic = matrix_exps[x].nic;
+
+	if (nic && (list_has(m->nics, nic) || list_has(m->nics, "all")))
+		return true;
+	return m->experiments ? list_has(m->experiments, matrix_exps[x].name)
+			      : !matrix_exps[x].opt_in;
 }
 
 bool matrix_exp_wanted(const struct matrix *m, int x)

@@ -68,7 +68,11 @@ struct matrix {
 	const char *cell;                  /* --cell KERNEL:EXPERIMENT */
 	int boot;                          /* --boot N (the cell's boot, 1 to 5) */
 	int held_lock;                     /* --held-lock FD: the run lock, handed down */
-	const char *experiments;           /* --experiments LIST, or NULL: every one */
+	const char *experiments;           /* --experiments LIST, or NULL: every one
+					    * not opt_in */
+	const char *nics;                  /* --nics LIST: the NIC models whose rows
+					    * (opt_in) are measured too ("all": every one),
+					    * or NULL */
 	bool list, list_json;              /* --list [--json] */
 	bool out_dir_set;                  /* --out given */
 	char **merge;                      /* --merge DIR...: the cell directories */

@@ -27,8 +27,9 @@
 # the binary and modules packages are fetched with it, linux-base (config, System.map)
 # is not needed. What the cache keeps of a kernel: boot/vmlinuz-*, boot/config-* when
 # there is one, and under lib/modules/RELEASE the modules.* indexes and the modules the
-# guest loads ($MODULES and their dependencies) and the NIC drivers ($KEEP_MODULES); the
-# rest is removed after unpacking. .kept records that list: another list fetches again.
+# guest loads ($CACHE_MODULES, else $MODULES, and their dependencies) and the NIC drivers
+# ($KEEP_MODULES); the rest is removed after unpacking. .kept records that list: another
+# list fetches again.
 
 KAPT=$CACHE/apt
 DEBIAN_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -163,7 +164,7 @@ kernel_trim() {
 		[ -f "$tree/lib/modules/$rel/$f" ] || : > "$tree/lib/modules/$rel/$f"
 	done
 	depmod -b "$tree" "$rel"
-	keep=$(for m in $MODULES ${KEEP_MODULES:-}; do
+	keep=$(for m in ${CACHE_MODULES:-$MODULES} ${KEEP_MODULES:-}; do
 		modprobe -d "$tree" -S "$rel" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
 	done | sort -u)
 	echo "$keep" > "$tree/.keep"
@@ -184,7 +185,7 @@ kernel_fetch() {
 	KPKG=$2 KVERSION=$3 KSUITE=$4
 	kdir_path=$CACHE/$KPKG
 	# a kernel kept with another module list (an older xdptc's) is fetched again
-	kept="$MODULES ${KEEP_MODULES:-}"
+	kept="${CACHE_MODULES:-$MODULES} ${KEEP_MODULES:-}"
 	if [ ! -f "$kdir_path/.complete" ] || [ "$(cat "$kdir_path/.kept" 2>/dev/null)" != "$kept" ]; then
 		[ "$(id -u)" = 0 ] || die "fetching guest kernel $KPKG needs root (once)"
 		echo "$(basename "$0"): fetching guest kernel $KPKG $KVERSION ($KSUITE) into $CACHE (once)" >&2

@@ -79,6 +79,9 @@ SND_MAC=52:54:00:d7:c0:01
 # virtio-net-pci), DUT_MODULES: its driver's modules, added to the initramfs's (each must
 # be in the kernel cache: KEEP_MODULES)
 DUT_NIC=${DUT_NIC:-virtio-net-pci}
+# the cache's list is the same whatever the DUT (its modules are among KEEP_MODULES): one
+# fetch of a kernel serves every NIC model
+CACHE_MODULES=$MODULES
 MODULES="$MODULES${DUT_MODULES:+ $DUT_MODULES}"
 
 die() {

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* matrix_exp_nic.c: the driver matrix's sections of matrix.md (matrix_exp_nic.h). */
+#include "matrix_experiments.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "matrix_entry.h"
+#include "matrix_section.h"
+
+/* Is @exp a row of the driver matrix (one with a NIC model)? */
+static bool is_nic_exp(const char *exp)
+{
+	const struct matrix_exp *x = matrix_exp_find(exp);
+
+	return x && x->nic;
+}
+
+/* Has @matrix an entry of @exp? */
+static bool has_entries(const json_t *matrix, const char *exp)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		if (!strcmp(json_str_of(e, "experiment", ""), exp))
+			return true;
+	return false;
+}
+
+/* Is @exp the first row with a NIC model (matrix_exp.nic) that has entries in @matrix? */
+static bool first_nic_row(const json_t *matrix, const char *exp)
+{
+	for (int x = 0; x < matrix_nexps; x++)
+		if (matrix_exps[x].md == matrix_md_nic && has_entries(matrix, matrix_exps[x].name))
+			return !strcmp(matrix_exps[x].name, exp);
+	return false;
+}
+
+/* The skbs built at the DUT per packet by @mode of @e ("-" where it did not run):
+ * skbs_built_per_pkt less the sender's own skb where the sender's builds one apart. */
+static void fmt_built(char *buf, size_t len, const json_t *e, const char *mode)
+{
+	const json_t *m = matrix_by_mode(json_object_get(e, "modes"), mode);
+	double v = json_num_of(m, "skbs_built_per_pkt");
+
+	if (!m || isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f", v - (json_is_true(json_object_get(e, "sender_skb_apart")) ? 1 : 0));
+}
+
+/* The largest function of module @where in @mode's exact per-function table of @e, or
+ * NULL. */
+static const char *top_fn(const json_t *e, const char *mode, const char *where)
+{
+	const json_t *p, *f, *best = NULL;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(e, "insn_profiles"), i, p)
+		if (!strcmp(json_str_of(p, "mode", ""), mode))
+			json_array_foreach(json_object_get(p, "functions"), j, f)
+				if (!strcmp(json_str_of(f, "where", ""), where) &&
+				    (!best || json_num_of(f, "retired_per_pkt") >
+						      json_num_of(best, "retired_per_pkt")))
+					best = f;
+	return best ? json_str_of(best, "name", NULL) : NULL;
+}
+
+/* Where @mode of @e drops, in words, into @buf ("" where it did not run). */
+static void fmt_where(char *buf, size_t len, const json_t *e, const char *mode)
+{
+	const json_t *m = matrix_by_mode(json_object_get(e, "modes"), mode);
+	const char *drv = json_str_of(json_object_get(e, "dut_nic"), "driver", "");
+	const char *fn = *drv ? top_fn(e, mode, drv) : NULL;
+	char built[16];
+
+	*buf = '\0';
+	if (!m)
+		return;
+	fmt_built(built, sizeof(built), e, mode);
+	snprintf(buf, len, "%s: %s%s%s%s", mode,
+		 !strcmp(built, "0.00") ? "before any skb" : "after the skb is built",
+		 fn ? " (the driver's largest function: `" : "", fn ? fn : "", fn ? "`)" : "");
+}
+
+/* One row of "Ask your driver": entry @e of NIC experiment @exp. */
+static void driver_row(FILE *out, const json_t *e, const char *exp)
+{
+	const struct matrix_exp *x = matrix_exp_find(exp); /* a row with .nic */
+	const json_t *nic = json_object_get(e, "dut_nic");
+	char dx[96], dg[96], bt[16], bg[16], bx[16], wt[160], wg[160], wx[160];
+
+	if (strcmp(json_str_of(e, "status", ""), "ok")) {
+		fprintf(out, "| %s | %s | failed: %s |||||\n", x->nic,
+			json_str_of(e, "kernel", ""), json_str_of(e, "reason", ""));
+		return;
+	}
+	matrix_fmt_vs_tc(dx, sizeof(dx), e, "xdpdrv");
+	matrix_fmt_vs_tc(dg, sizeof(dg), e, "xdpgeneric");
+	fmt_built(bt, sizeof(bt), e, "tc");
+	fmt_built(bg, sizeof(bg), e, "xdpgeneric");
+	fmt_built(bx, sizeof(bx), e, "xdpdrv");
+	fmt_where(wt, sizeof(wt), e, "tc");
+	fmt_where(wg, sizeof(wg), e, "xdpgeneric");
+	fmt_where(wx, sizeof(wx), e, "xdpdrv");
+	fprintf(out, "| %s (%s) | %s | %s | %s | %s | %s / %s / %s | %s%s%s%s%s |\n",
+		x->nic, json_str_of(nic, "driver", "?"),
+		json_str_of(e, "kernel", ""),
+		!nic ? "?" : json_is_true(json_object_get(nic, "xdp_native")) ? "yes"
+		: "no", dx, dg, bt, bg, bx, wt, *wg ? "; " : "", wg, *wx ? "; " : "", wx);
+}
+
+void matrix_md_nic(FILE *out, const json_t *matrix, const char *exp)
+{
+	if (first_nic_row(matrix, exp)) {
+		fprintf(out, "\n## Ask your driver\n\nPer NIC model (its Linux driver) and guest kernel: "
+			     "whether the driver runs XDP natively (its xdp-features, else the attach's "
+			     "answer; xdpdrv is refused where not), xdpdrv and xdpgeneric against tc in "
+			     "retired guest instructions per packet with their intervals, the skbs built "
+			     "at the DUT per packet (the sender's own skb left out), and where each mode "
+			     "drops: before any skb is built, or after it, with the driver's largest "
+			     "receive function in that mode's exact per-function table.\n\n"
+			     "| NIC model (driver) | kernel | native XDP | xdpdrv vs tc | xdpgeneric vs tc "
+			     "| skbs built at the DUT/pkt (tc / xdpgeneric / xdpdrv) | where each mode "
+			     "drops |\n|---|---|---|---|---|---|---|\n");
+		for (int x = 0; x < matrix_nexps; x++) {
+			const json_t *e;
+			size_t i;
+
+			if (!is_nic_exp(matrix_exps[x].name))
+				continue;
+			json_array_foreach(json_object_get(matrix, "entries"), i, e)
+				if (!strcmp(json_str_of(e, "experiment", ""), matrix_exps[x].name))
+					driver_row(out, e, matrix_exps[x].name);
+		}
+	}
+	matrix_md_section(out, matrix, exp);
+}
