@@ -386,9 +386,10 @@ int report_write(const json_t *run, const char *dir, const char *json_path, int 
 		return e;
 	}
 	e = page_html_write(dir, "summary.md", &(struct page_facts){
-		.heading = { "Settings", "Machine and kernel" },
-		.obj = { json_object_get(run, "settings"), json_object_get(run, "machine") },
-		.n = 2 }, err, errlen);
+		.heading = { "Settings", "Machine and kernel", "Engine", "Guest" },
+		.obj = { json_object_get(run, "settings"), json_object_get(run, "machine"),
+			 json_object_get(run, "engine"), json_object_get(run, "guest") },
+		.n = 4 }, err, errlen);
 	if (e)
 		return e;
 	return quiet ? 0 : report_print(run, stdout);
