@@ -39,6 +39,8 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation \
 	-Wno-missing-field-initializers
 CPPFLAGS += -I$(BUILD) -Ibpf -Iprobes -Iloader -Ianalysis -Irun -Icmd
 LIBS    := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -ljansson -lm
+# index.html from summary.md and matrix.md: cmark-gfm, GitHub's own Markdown renderer
+LIBS    += $(shell pkg-config --libs libcmark-gfm 2>/dev/null || echo -lcmark-gfm -lcmark-gfm-extensions)
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I/usr/include/$(shell uname -m)-linux-gnu -I$(BUILD) -Ibpf -Iprobes
 

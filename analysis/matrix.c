@@ -16,8 +16,10 @@
 #include "matrix_experiments.h"
 #include "matrix_flame.h"
 #include "matrix_insns.h"
+#include "matrix_pictures.h"
 #include "matrix_plot.h"
 #include "matrix_section.h"
+#include "page_html.h"
 
 /* the profile's check: the sender's own code must come out the same in tc's and xdpdrv's
  * profiles within this share */
@@ -413,12 +415,13 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 		return;
 	fprintf(out, "\n### %s, %s (guest %s)\n\n%.0f and %.0f samples (tc, xdpdrv; a sample "
 		     "every %.0f %s), scaled to the %.0f and %.0f instructions per packet measured. "
-		     "Differential flame graph: `%s`.\n\n",
+		     "Differential flame graph: [`%s`](%s).\n\n",
 		json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""), json_str_of(e, "guest_kernel", ""),
 		json_num_of(json_object_get(modes, "tc"), "samples"),
 		json_num_of(json_object_get(modes, "xdpdrv"), "samples"), json_num_of(p, "period"),
 		json_str_of(p, "period_unit", ""), json_num_of(json_object_get(modes, "tc"), "measured_per_pkt"),
-		json_num_of(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), json_str_of(d, "svg", ""));
+		json_num_of(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), json_str_of(d, "svg", ""),
+		json_str_of(d, "svg", ""));
 	md_profile_check(out, modes);
 	fprintf(out, "The leaf functions whose instructions per packet differ most (± two "
 		     "standard deviations of the sample count):\n\n| function | tc | xdpdrv | "
@@ -471,9 +474,10 @@ static int write_md(const json_t *matrix, FILE *out)
 			const json_t *d = json_object_get(json_object_get(e, "profiles"), "diff");
 
 			if (d) /* the exact counts are above: of the samples, the paths only */
-				fprintf(out, "\n%s, %s: differential flame graph `%s` (sampled: "
-					     "call paths, not counts).\n", json_str_of(e, "kernel", ""),
-					json_str_of(e, "experiment", ""), json_str_of(d, "svg", ""));
+				fprintf(out, "\n%s, %s: differential flame graph [`%s`](%s) "
+					     "(sampled: call paths, not counts).\n",
+					json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""),
+					json_str_of(d, "svg", ""), json_str_of(d, "svg", ""));
 			if (d && fputc('\n', out) != EOF) /* the sampled graph's own check */
 				md_profile_check(out, json_object_get(json_object_get(e, "profiles"), "modes"));
 			continue;
@@ -502,19 +506,29 @@ int matrix_write_md(const json_t *matrix, FILE *out)
 /* matrix.md and the plots in @dir from matrix.json @j. Returns 0 or 1 (said why). */
 int matrix_write_files(const json_t *j, const char *dir)
 {
-	char path[PATH_MAX + 32], cmd[PATH_MAX + 128];
+	char path[PATH_MAX + 32], cmd[PATH_MAX + 128], err[PATH_MAX + 64];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/matrix.md", dir);
-	f = fopen(path, "w");
-	if (!f || matrix_write_md(j, f) || fclose(f)) {
-		fprintf(stderr, "xdptc matrix: cannot write %s\n", path);
-		return 1;
-	}
+	/* the plots first: matrix.md and index.html show those that were drawn */
 	if (matrix_write_plot(j, dir) > 0) {
 		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot matrix-delta.gp 2>/dev/null", dir);
 		if (system(cmd))
 			fprintf(stderr, "xdptc matrix: the plots were not drawn (gnuplot failed)\n");
+	}
+	snprintf(path, sizeof(path), "%s/matrix.md", dir);
+	f = fopen(path, "w");
+	if (f && !matrix_write_md(j, f))
+		matrix_md_pictures(dir, f);
+	if (!f || ferror(f) || fclose(f)) {
+		fprintf(stderr, "xdptc matrix: cannot write %s\n", path);
+		return 1;
+	}
+	if (page_html_write(dir, "matrix.md", &(struct page_facts){
+		.heading = { "Settings", "Host" },
+		.obj = { json_object_get(j, "settings"), json_object_get(j, "host") },
+		.n = 2 }, err, sizeof(err))) {
+		fprintf(stderr, "xdptc matrix: %s\n", err);
+		return 1;
 	}
 	return 0;
 }

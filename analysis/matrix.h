@@ -50,9 +50,12 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
  * mechanism counts per packet. Returns 0 or -EIO. */
 int matrix_write_md(const json_t *matrix, FILE *out);
 
-/* matrix_write_files - matrix.md and the delta plots (gnuplot) into @dir from matrix.json
- * @matrix. Returns 0, or 1 when matrix.md cannot be written (said on stderr; a plot that
- * gnuplot cannot draw is said and left out). */
+/* matrix_write_files - the delta plots (gnuplot), matrix.md (matrix_write_md, then the
+ * plots drawn embedded: matrix_pictures.h) and its page index.html (page_html.h, with
+ * the settings and host) into @dir from matrix.json @matrix. The differential flame
+ * graphs matrix.md links are drawn before (matrix_profiles, matrix_redraw_profiles).
+ * Returns 0, or 1 when matrix.md or index.html cannot be written (said on stderr; a plot
+ * that gnuplot cannot draw is said and left out). */
 int matrix_write_files(const json_t *matrix, const char *dir);
 
 #endif

@@ -114,6 +114,35 @@ out:
 	return e;
 }
 
+/* The delta plot's title (a gnuplot string in double quotes): the estimate and interval the plotted deltas used (run.json's
+ * "interval" of each delta: "signed-rank over blocks" for an alternating timing pass's
+ * time metric; none: the median of the paired ratios with its order-statistics
+ * interval). */
+static const char *delta_title(const json_t *run)
+{
+	const json_t *d;
+	size_t i;
+	int blocks = 0, ratios = 0;
+
+	json_array_foreach(json_object_get(json_object_get(run, "summary"), "deltas"), i, d) {
+		if (!json_is_number(json_object_get(d, "ci95_lo")))
+			continue;
+		if (!strcmp(json_str_of(d, "interval", ""), "signed-rank over blocks"))
+			blocks++;
+		else
+			ratios++;
+	}
+	if (blocks && ratios)
+		return "Within-run deltas: the time metric's Hodges-Lehmann estimate and "
+		       "signed-rank interval over blocks,\\nthe others' median paired ratio "
+		       "and order-statistics interval";
+	if (blocks)
+		return "Within-run delta: Hodges-Lehmann estimate over blocks of windows and its "
+		       "signed-rank interval over the blocks";
+	return "Within-run delta: median of the paired ratios and its interval from order "
+	       "statistics";
+}
+
 static int write_script(const json_t *run, const char *dir, int nmodes, int ndeltas,
 			const int has_count[PLOT_MAX_COUNTS], int has_aa)
 {
@@ -146,9 +175,8 @@ static int write_script(const json_t *run, const char *dir, int nmodes, int ndel
 		      "'plot-cpu.dat' using 1:2 with points pt 7 ps 0.8 lc rgb '#cc3311'\n", f);
 		/* deltas with their intervals */
 		fprintf(f, "set output 'delta.%s'\nset bmargin 4\n", terms[k][1]);
-		fprintf(f, "set title 'Within-run delta (median of paired ratios) and its interval "
-			   "(order statistics, coverage >= 95%%)%s'\nset ylabel 'percent'\n"
-			   "set yrange [*<0:0<*]\n",
+		fprintf(f, "set title \"%s\\ncoverage >= 95%%%s\"\nset ylabel 'percent'\n"
+			   "set yrange [*<0:0<*]\n", delta_title(run),
 			has_aa ? "; the A/A arm in grey: the noise floor" : "");
 		if (ndeltas)
 			fprintf(f, "set xrange [-0.6:%d.6]\nset xzeroaxis lt 1 lc rgb '#000000'\n"

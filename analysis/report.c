@@ -10,6 +10,7 @@
 
 #include "json_read.h"
 #include "metrics.h"
+#include "page_html.h"
 #include "summary_facts.h"
 #include "summary_md.h"
 #include "summary_words.h"
@@ -343,7 +344,7 @@ int report_compare(const json_t *a, const char *name_a, const json_t *b, const c
 
 int report_print(const json_t *run, FILE *out)
 {
-	int e = summary_render_md(run, out);
+	int e = summary_render_md(run, NULL, out);
 
 	if (!e && json_array_size(json_object_get(json_object_get(run, "summary"), "deltas"))) {
 		fprintf(out, "\n");
@@ -372,7 +373,7 @@ int report_write(const json_t *run, const char *dir, const char *json_path, int 
 	}
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	f = fopen(path, "w");
-	if (!f || summary_render_md(run, f)) {
+	if (!f || summary_render_md(run, dir, f)) {
 		e = f ? -EINVAL : -errno;
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
 		if (f)
@@ -384,5 +385,12 @@ int report_write(const json_t *run, const char *dir, const char *json_path, int 
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
 		return e;
 	}
+	e = page_html_write(dir, "summary.md", &(struct page_facts){
+		.heading = { "Settings", "Machine and kernel", "Engine", "Guest" },
+		.obj = { json_object_get(run, "settings"), json_object_get(run, "machine"),
+			 json_object_get(run, "engine"), json_object_get(run, "guest") },
+		.n = 4 }, err, errlen);
+	if (e)
+		return e;
 	return quiet ? 0 : report_print(run, stdout);
 }

@@ -39,7 +39,9 @@ int report_csv(const json_t *run, FILE *out);
 int report_print(const json_t *run, FILE *out);
 
 /* report_write - @run (with its summary) into @json_path, through a temporary file
- * beside it and a rename (NULL: leave run.json as it is), and its summary.md into @dir;
+ * beside it and a rename (NULL: leave run.json as it is), its summary.md into @dir (with
+ * the plots and flame graphs already in @dir embedded and linked: draw them first) and
+ * the page index.html from it (page_html.h: settings, machine and kernel after it);
  * unless @quiet, report_print on stdout. Returns 0, or -errno with a sentence in @err. */
 int report_write(const json_t *run, const char *dir, const char *json_path, int quiet,
 		 char *err, size_t errlen);

@@ -17,6 +17,7 @@
 #include "summary_facts.h"
 #include "summary_flame.h"
 #include "summary_notes.h"
+#include "summary_pictures.h"
 #include "summary_segments.h"
 #include "summary_words.h"
 #include "window_delta.h"
@@ -498,9 +499,9 @@ static void render_table(const struct render_ctx *rc)
 
 }
 
-int summary_render_md(const json_t *run, FILE *out)
+int summary_render_md(const json_t *run, const char *dir, FILE *out)
 {
-	struct render_ctx rc = { .run = run, .out = out };
+	struct render_ctx rc = { .run = run, .dir = dir, .out = out };
 
 	rc.s = json_object_get(run, "summary");
 	rc.modes = json_object_get(rc.s, "modes");
@@ -521,6 +522,7 @@ int summary_render_md(const json_t *run, FILE *out)
 	summary_notes_render(&rc);   /* loss, rate search, its checks, conservation */
 	summary_cross_check_render(&rc);
 	summary_deltas_render(&rc);  /* the paired deltas, the noise floor */
+	summary_pictures_render(&rc); /* the plots embedded, the flame graphs linked */
 	summary_flame_render(&rc);   /* the flame graphs' samples and unnamed frames */
 	summary_footer_render(&rc);  /* how to read the rest */
 	return 0;

@@ -7,7 +7,9 @@
 #include <stdio.h>
 
 /* summary_render_md - write the markdown summary of @run (which must hold "summary")
- * to @out. Returns 0, or -EINVAL when fields are missing. */
-int summary_render_md(const json_t *run, FILE *out);
+ * to @out, with the plots and flame graphs that are in the run's directory @dir
+ * embedded and linked (summary_pictures.h; NULL: none, as on a terminal). Returns 0, or
+ * -EINVAL when fields are missing. */
+int summary_render_md(const json_t *run, const char *dir, FILE *out);
 
 #endif

@@ -17,6 +17,7 @@
 struct render_ctx {
 	const json_t *run, *s, *modes, *set, *mach, *caps, *cnt, *pmu, *guest;
 	const char *bpf_stats_outside, *timing_words;
+	const char *dir; /* the run's directory, whose pictures summary.md shows; or NULL */
 	FILE *out;
 };
 

@@ -89,9 +89,10 @@ static int matrix_report(const char *dir)
 		json_decref(j);
 		return EXIT_USAGE;
 	}
-	e = matrix_write_files(j, dir);
-	if (!e && matrix_redraw_profiles(j, dir) < 0)
-		e = 1;
+	/* the differential flame graphs before matrix.md and index.html, which link them */
+	e = matrix_redraw_profiles(j, dir) < 0;
+	if (!e)
+		e = matrix_write_files(j, dir);
 	json_decref(j);
 	return e;
 }
@@ -198,9 +199,9 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	  "matrix.md, plots, profiles) from the cell directories given as operands, made here "
 	  "or on other machines; refused (exit 2) when they do not belong together (another "
 	  "xdptc or qemu version, other settings, the same cell twice with other results)" },
-	{ "report", OPT_REPORT, "DIR", "measure nothing: write DIR/matrix.md, the plots and "
-	  "the differential flame graphs again from DIR/matrix.json and DIR/profiles (no "
-	  "root needed)" },
+	{ "report", OPT_REPORT, "DIR", "measure nothing: write the plots, the differential "
+	  "flame graphs, DIR/matrix.md and its self-contained page DIR/index.html again from "
+	  "DIR/matrix.json and DIR/profiles (no root needed)" },
 	{ "boots", OPT_BOOTS, "DIR,DIR...", "measure nothing: print the \"Between boots\" "
 	  "table of these matrices' entries, each kernel and experiment's boots in the order "
 	  "given (matrices made with --repeat, or the same matrix made again; no root "

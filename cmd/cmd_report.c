@@ -19,14 +19,73 @@
 
 enum { OPT_MIXED = 256, OPT_ABSOLUTE };
 
+/* The file report_load read from @arg (DIR/run.json, or the file given) into @file, its
+ * directory into @dir (PATH_MAX each). */
+static void run_paths(const char *arg, char *dir, char *file)
+{
+	struct stat st;
+
+	snprintf(dir, PATH_MAX, "%s", arg);
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(file, PATH_MAX, "%s/run.json", dir);
+	} else {
+		char *slash = strrchr(dir, '/');
+
+		snprintf(file, PATH_MAX, "%s", arg);
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, PATH_MAX, ".");
+	}
+}
+
+/* The flame graphs drawn again from their folded stacks (what their entries say of them:
+ * the summary reads those), then the stored summary made what this version computes
+ * (the trials stay); *@same: run.json is unchanged by both. Returns the flame graphs
+ * drawn, or -1 (said). */
+static int recompute(json_t *run, const char *dir, bool *same)
+{
+	char err[PATH_MAX + 128];
+	json_t *before = json_deep_copy(json_object_get(run, "flamegraphs")), *now;
+	int flames = flame_render_run(run, dir, err, sizeof(err));
+
+	if (flames < 0) {
+		fprintf(stderr, "xdptc: %s\n", err);
+		json_decref(before);
+		return -1;
+	}
+	*same = json_equal(before, json_object_get(run, "flamegraphs")) ||
+		(!before && !json_object_get(run, "flamegraphs"));
+	json_decref(before);
+	now = summary_compute(run);
+	*same = *same && json_equal(now, json_object_get(run, "summary"));
+	json_object_set_new(run, "summary", now);
+	return flames;
+}
+
+/* --csv @csv: every trial of @run as CSV (to stdout for "-", which quiets the summary).
+ * Returns 0 or 1 (said). */
+static int write_csv(const json_t *run, const char *csv, int *quiet)
+{
+	FILE *f = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
+
+	if (!f || report_csv(run, f)) {
+		fprintf(stderr, "xdptc: cannot write the CSV to %s: %s\n", csv, strerror(errno));
+		return 1;
+	}
+	if (f != stdout)
+		fclose(f);
+	else
+		*quiet = 1;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *csv = NULL;
-	char err[PATH_MAX + 128], dir[PATH_MAX], file[PATH_MAX + 16];
-	struct stat st;
-	json_t *run, *now, *before;
+	char err[PATH_MAX + 128], dir[PATH_MAX], file[PATH_MAX], perr[PATH_MAX + 128];
+	json_t *run;
 	bool same;
-	FILE *f;
 	int c, quiet = 0, e, n, flames;
 
 	while ((c = cli_next(&cli_cmd_report, argc, argv)) > 0) {
@@ -44,67 +103,28 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "xdptc: %s\n", err);
 		return e == -EBADMSG || e == -EPROTO ? EXIT_USAGE : 1;
 	}
-	/* the file report_load read (DIR/run.json, or the file given) and its directory */
-	snprintf(dir, sizeof(dir), "%s", argv[optind]);
-	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(file, sizeof(file), "%s/run.json", dir);
-	} else {
-		char *slash = strrchr(dir, '/');
-
-		snprintf(file, sizeof(file), "%s", argv[optind]);
-		if (slash)
-			*slash = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
-	}
-	/* the stored summary becomes what this version computes (the trials stay); run.json
-	 * is rewritten only when that changes it */
-	/* the flame graphs again from their folded stacks, and what their entries say of
-	 * them; the summary reads those */
-	before = json_deep_copy(json_object_get(run, "flamegraphs"));
-	flames = flame_render_run(run, dir, err, sizeof(err));
-	if (flames < 0) {
+	run_paths(argv[optind], dir, file);
+	flames = recompute(run, dir, &same);
+	e = flames < 0 || (csv && write_csv(run, csv, &quiet));
+	/* the plots before summary.md and index.html, which show those that were drawn */
+	n = e ? 0 : plots_write(run, dir, perr, sizeof(perr));
+	if (!e && report_write(run, dir, same ? NULL : file, quiet, err, sizeof(err))) {
 		fprintf(stderr, "xdptc: %s\n", err);
-		json_decref(before);
-		json_decref(run);
+		e = 1;
+	}
+	json_decref(run);
+	if (e)
 		return 1;
-	}
-	same = json_equal(before, json_object_get(run, "flamegraphs")) ||
-	       (!before && !json_object_get(run, "flamegraphs"));
-	json_decref(before);
-	now = summary_compute(run);
-	same = same && json_equal(now, json_object_get(run, "summary"));
-	json_object_set_new(run, "summary", now);
-	if (csv) {
-		f = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
-		if (!f || report_csv(run, f)) {
-			fprintf(stderr, "xdptc: cannot write the CSV to %s: %s\n", csv, strerror(errno));
-			json_decref(run);
-			return 1;
-		}
-		if (f != stdout)
-			fclose(f);
-		else
-			quiet = 1;
-	}
-	e = report_write(run, dir, same ? NULL : file, quiet, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, "xdptc: %s\n", err);
-		json_decref(run);
-		return 1;
-	}
-	n = plots_write(run, dir, err, sizeof(err));
-	fprintf(stderr, "xdptc: %s %s, rewrote %s/summary.md, %d flame graph%s and ", file,
-		same ? "unchanged (its summary and flame graphs' entries are current)"
-		     : "rewritten (its summary and flame graphs' entries)", dir, flames,
+	fprintf(stderr, "xdptc: %s %s, rewrote %s/summary.md and index.html, %d flame graph%s "
+		"and ", file, same ? "unchanged (its summary and flame graphs' entries are current)"
+		: "rewritten (its summary and flame graphs' entries)", dir, flames,
 		flames == 1 ? "" : "s");
 	if (n < 0)
-		fprintf(stderr, "no plots: %s", err);
+		fprintf(stderr, "no plots: %s", perr);
 	else
 		fprintf(stderr, "%d plots (the .svg and .png pictures, their plot-*.dat data and "
 				"plots.gp)", n);
 	fprintf(stderr, "%s\n", csv && strcmp(csv, "-") ? "; and wrote the CSV" : "");
-	json_decref(run);
 	return 0;
 }
 
@@ -162,8 +182,11 @@ const struct cli_command cli_cmd_report = {
 	.about = "Compute the summary again from the trials in DIR/run.json (the same trials "
 		 "give the same result), store it there, draw the flame graphs again from their "
 		 "folded stacks (DIR/flame-MODE.folded: their samples, sampling error and unnamed "
-		 "frames into run.json), rebuild DIR/summary.md and the plots (gnuplot), print "
-		 "the summary and say which files were rewritten. Needs no privilege.",
+		 "frames into run.json), rebuild the plots (gnuplot), DIR/summary.md (which "
+		 "embeds the plots and links the flame graphs) and DIR/index.html (the same "
+		 "page, self-contained: the plots inline, with the settings, machine and "
+		 "kernel), print the summary and say which files were rewritten. Needs no "
+		 "privilege.",
 	.opts = report_opts,
 };
 

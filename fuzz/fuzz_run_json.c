@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* as cmd_report: the summary computed again from the trials, then CSV and markdown */
 	json_object_set_new(run, "summary", summary_compute(run));
 	report_csv(run, sink);
-	summary_render_md(run, sink);
+	summary_render_md(run, NULL, sink);
 	/* as cmd_compare, the run against itself */
 	report_compare(run, "A", run, "B", 0, sink, err, sizeof(err));
 	json_decref(run);

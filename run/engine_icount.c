@@ -257,7 +257,8 @@ static void icount_keep(const struct run_opts *o, struct icount_run *ir)
 	}
 	if (o->dir_out)
 		snprintf(o->dir_out, o->dir_out_len, "%s/%s", o->out_dir, ir->result_dir);
-	fprintf(stderr, "xdptc: results in %s/%s/ (run.json, summary.md, plots, guest-run.log)\n",
+	fprintf(stderr, "xdptc: results in %s/%s/ (run.json, summary.md, index.html, plots, "
+			"guest-run.log)\n",
 		o->out_dir, ir->result_dir);
 }
 

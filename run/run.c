@@ -294,6 +294,9 @@ static int run_write(struct run_ctx *c, const char *incomplete)
 	json_object_set_new(c->run, "sysctls_at_end", doctor_sysctls());
 	run_insns_write(&c->insns, &c->env, &c->o, c->run);
 	json_object_set_new(c->run, "summary", summary_compute(c->run));
+	/* the plots first: summary.md and index.html show those that were drawn */
+	if (!incomplete && plots_write(c->run, c->dir, perr, sizeof(perr)) < 0)
+		fprintf(stderr, "xdptc: plots: %s\n", perr);
 	if (run_results_write(c->run, c->dir, incomplete ? 1 : c->o.quiet))
 		return -EIO;
 	c->keep_dir = true;
@@ -302,12 +305,10 @@ static int run_write(struct run_ctx *c, const char *incomplete)
 				"(marked incomplete)\n", c->dir);
 		return 0;
 	}
-	if (plots_write(c->run, c->dir, perr, sizeof(perr)) < 0)
-		fprintf(stderr, "xdptc: plots: %s\n", perr);
 	if (c->o.dir_out)
 		snprintf(c->o.dir_out, c->o.dir_out_len, "%s", c->dir);
-	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md, plots%s)\n", c->dir,
-		c->o.flame ? ", flame graphs" : "");
+	fprintf(stderr, "xdptc: results in %s/ (run.json, summary.md, index.html, plots%s)\n",
+		c->dir, c->o.flame ? ", flame graphs" : "");
 	return 0;
 }
 

@@ -73,5 +73,7 @@ void run_dir_remove(const char *dir)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	unlink(path);
 	rmdir(dir);
 }

@@ -104,7 +104,7 @@ static void test_medians_and_rows_exist(void **state)
 		size_t len = 0;
 		FILE *f = open_memstream(&md, &len);
 
-		assert_int_equal(summary_render_md(run, f), 0);
+		assert_int_equal(summary_render_md(run, NULL, f), 0);
 		fclose(f);
 		for (const struct metric *x = metrics; x->name; x++) {
 			const char *key = x->flags & METRIC_TIME ? summary_time_metric(run) : x->name;

@@ -56,7 +56,7 @@ static char *render(json_t *run)
 	FILE *f = open_memstream(&md, &len);
 
 	json_object_set_new(run, "summary", summary_compute(run));
-	assert_int_equal(summary_render_md(run, f), 0);
+	assert_int_equal(summary_render_md(run, NULL, f), 0);
 	fclose(f);
 	return md;
 }
