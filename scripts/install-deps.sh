@@ -15,7 +15,9 @@
 # python3-jsonschema for the tests' check of every run.json against docs/run.schema.json,
 # groff-base for the test that renders the manual page (build/xdptc.8), chromium for the
 # test that drives the flame graphs' script in a headless browser (test_flame_browser),
-# parallel (GNU parallel) for the test that runs a matrix's cells as separate jobs.
+# parallel (GNU parallel) for the test that runs a matrix's cells as separate jobs,
+# debhelper (with dpkg-dev) and lintian for `make deb` and the test of the installed
+# package, man-db for its `man xdptc`.
 # On Debian 12 it adds bookworm-backports to apt's sources
 # (/etc/apt/sources.list.d/xdptc-bookworm-backports.list). Elsewhere, install the
 # equivalents by hand (libbpf >= 1.3 with its bpftool) and run `make`.
@@ -26,7 +28,7 @@ BACKPORTS_LIST=/etc/apt/sources.list.d/xdptc-bookworm-backports.list
 PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
 iproute2 ethtool qemu-system-x86 busybox-static cpio kmod xz-utils zstd debian-archive-keyring \
 bpftrace linux-perf gnuplot-nox \
-libclang-rt-dev python3-jsonschema groff-base chromium parallel"
+libclang-rt-dev python3-jsonschema groff-base chromium parallel debhelper dpkg-dev lintian man-db"
 BP_PKGS="libbpf-dev bpftool"
 
 have_all() {
