@@ -26,6 +26,7 @@ rm -rf "$src" "$out"/xdptc_* "$out"/xdptc-dbgsym_*
 mkdir -p "$src"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	# files deleted in the work tree but still tracked are passed over
+	# shellcheck disable=SC2016 # the inner shell expands them
 	git ls-files -z --cached --others --exclude-standard | grep -zv '^results/' |
 		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done; :' sh |
 		tar --null -T - -cf - | tar -xf - -C "$src"

@@ -64,7 +64,7 @@ do_uninstall() {
 		rm -f "$root/$dst"
 	done
 	for d in $own_dirs; do
-		[ -d "$root/$d" ] && rmdir "$root/$d" 2>/dev/null || true
+		if [ -d "$root/$d" ]; then rmdir "$root/$d" 2>/dev/null || true; fi
 	done
 	echo "uninstall: xdptc's files removed from $root"
 }
