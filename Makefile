@@ -17,6 +17,9 @@
 #   make repeatability  RUNS default veth runs back to back: does each land inside the
 #                   previous run's next-run interval (a benchmark, not a test)
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS each (default 60)
+#   make install    xdptc, its manual page, scripts and docs under PREFIX (default
+#                   /usr/local; DESTDIR for staging); make uninstall removes them
+#   make deb        a Debian package (debian/, dpkg-buildpackage -b) into build/deb/
 #
 # Variables for run-veth, run-virtio, run-dev and sweep-veth: one per option of `xdptc
 # run` that has one (AA=1, FLAME=0, PACKETS, REPS, MODES, SENDER, ENGINE, ...; README.md
@@ -114,7 +117,7 @@ RUN_SWITCH_CHECK = $(foreach v,$(SWITCHES),$(if $(filter-out 0 1,$($(v))),$(erro
 switches:
 	@:$(RUN_SWITCH_CHECK)
 
-.PHONY: switches all plugin FORCE deps docs sweep-veth matrix repeatability check test unit-test integration-test fuzz cleanup clean
+.PHONY: switches all plugin install uninstall deb FORCE deps docs sweep-veth matrix repeatability check test unit-test integration-test fuzz cleanup clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -142,7 +145,28 @@ $(BUILD)/obj/%.o: %.c $(SKELS) $(wildcard loader/*.h probes/*.h analysis/*.h run
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/xdptc: $(BUILD)/obj/cmd/xdptc.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
+
+# Where `make install` puts xdptc; compiled into cmd/cli.c, so that an installed binary
+# finds its scripts there (a checkout's build/xdptc finds the checkout's). A stamp of
+# PREFIX, rewritten only when it changes, rebuilds cli.o for another one.
+PREFIX ?= /usr/local
+$(BUILD)/prefix.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(PREFIX)" ] || echo "$(PREFIX)" > $@
+$(BUILD)/obj/cmd/cli.o: private CPPFLAGS += -DXDPTC_PREFIX='"$(PREFIX)"'
+$(BUILD)/obj/cmd/cli.o: $(BUILD)/prefix.stamp
+
+# make install / uninstall: what goes where is scripts/install.sh's one list
+install: $(BUILD)/xdptc $(BUILD)/xdptc.8
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BUILD="$(BUILD)" sh scripts/install.sh install
+uninstall:
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BUILD="$(BUILD)" sh scripts/install.sh uninstall
+
+# make deb: the Debian package (debian/: debhelper, dpkg-buildpackage -b) built in a
+# copy of the source under build/deb/, which receives xdptc_VERSION_ARCH.deb
+deb:
+	@sh scripts/build-deb.sh $(BUILD)/deb
 
 # The repository's tools (tools/), not part of xdptc: tools/claims checks every number of
 # the docs against its committed source (make check runs it), linked with the one
@@ -181,12 +205,10 @@ $(BUILD)/qemu-version.stamp: FORCE
 
 FORCE:
 
-$(BUILD)/insn_count.so: plugins/insn_count.c scripts/qemu-plugin-header.sh $(BUILD)/qemu-version.stamp
+$(BUILD)/insn_count.so: plugins/insn_count.c scripts/qemu-plugin-header.sh scripts/plugin-build.sh \
+		$(BUILD)/qemu-version.stamp
 	@mkdir -p $(BUILD)
-	@hdr=$$(sh scripts/qemu-plugin-header.sh) && \
-	echo "$(CC) -shared -fPIC -I$$hdr $< -o $@" && \
-	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -shared -fPIC -I"$$hdr" \
-		$< -o $@ -lpthread && cp "$$hdr/version" $(BUILD)/insn_count.version
+	@CC="$(CC)" sh scripts/plugin-build.sh $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -16,6 +16,11 @@
 
 #include "cli.h"
 
+/* where `make install` put xdptc (Makefile: PREFIX, compiled in as -DXDPTC_PREFIX) */
+#ifndef XDPTC_PREFIX
+#define XDPTC_PREFIX "/usr/local"
+#endif
+
 #ifndef CAP_BPF
 #define CAP_BPF 39
 #endif
@@ -131,25 +136,28 @@ int need_opt(const char *cmd, const char *opt)
 	return EXIT_USAGE;
 }
 
+int topologies_dir_for(const char *env, const char *exe, const char *prefix, char *buf,
+		       size_t len)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32];
+	const char *slash = exe ? strrchr(exe, '/') : NULL;
+
+	if (env && *env)
+		return snprintf(buf, len, "%s", env), TOPODIR_ENV;
+	if (slash) { /* a checkout's build/xdptc: its scripts in the checkout's topologies/ */
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - exe), exe);
+		snprintf(probe, sizeof(probe), "%s/../topologies/lib.sh", dir);
+		if (!access(probe, R_OK))
+			return snprintf(buf, len, "%s/../topologies", dir), TOPODIR_CHECKOUT;
+	}
+	snprintf(buf, len, "%s/share/xdptc/topologies", prefix);
+	return TOPODIR_PREFIX;
+}
+
 void default_topologies_dir(char *buf, size_t len)
 {
 	char exe[PATH_MAX - 32];
-	ssize_t n;
-	const char *env = getenv("XDPTC_TOPOLOGIES");
 
-	if (env) {
-		snprintf(buf, len, "%s", env);
-		return;
-	}
-	n = self_exe(exe, sizeof(exe)) ? 0 : (ssize_t)strlen(exe);
-	if (n > 0) {
-		char *slash;
-
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		snprintf(buf, len, "%s/../topologies", exe);
-		return;
-	}
-	snprintf(buf, len, "topologies");
+	topologies_dir_for(getenv("XDPTC_TOPOLOGIES"), self_exe(exe, sizeof(exe)) ? NULL : exe,
+			   XDPTC_PREFIX, buf, len);
 }

@@ -33,8 +33,20 @@ int bad_port(const char *s);
 int bad_value(const char *opt, const char *s, const char *what);
 int need_opt(const char *cmd, const char *opt);
 
-/* default_topologies_dir - $XDPTC_TOPOLOGIES, or topologies/ beside the binary's
- * build directory. */
+/* Where the topology scripts were found (topologies_dir_for's return). */
+enum { TOPODIR_ENV, TOPODIR_CHECKOUT, TOPODIR_PREFIX };
+
+/* topologies_dir_for - the directory of the topology scripts into @buf (@len bytes):
+ * @env when set and not empty ($XDPTC_TOPOLOGIES); else, when the binary @exe (a path,
+ * or NULL when unknown) lies in a checkout's build/ (its directory's parent holds
+ * topologies/lib.sh), that checkout's topologies/; else @prefix/share/xdptc/topologies,
+ * where `make install` puts them. Returns which of the three it chose (TOPODIR_*);
+ * never fails (a path that does not exist shows when a script is run). */
+int topologies_dir_for(const char *env, const char *exe, const char *prefix, char *buf,
+		       size_t len);
+
+/* default_topologies_dir - topologies_dir_for with $XDPTC_TOPOLOGIES, this binary's
+ * path and the prefix compiled in (Makefile's PREFIX, default /usr/local). */
 void default_topologies_dir(char *buf, size_t len);
 
 /* The commands: each takes the arguments after "xdptc" (argv[0] is the command name)

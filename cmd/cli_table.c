@@ -354,9 +354,14 @@ void cli_man(FILE *f)
 		    "differential profiles (profiles/), runs (runs/) and logs (logs/). "
 		    "$XDPTC_CACHE (default /var/cache/xdptc): guest kernels (what a guest needs "
 		    "of each), initramfs images, and the private apt configuration that fetches "
-		    "them (apt/).", ".PP");
+		    "them (apt/), and an installed xdptc's icount plugin (plugin/). "
+		    "PREFIX/share/xdptc (PREFIX of make install, /usr for the Debian package): "
+		    "the topology and guest scripts ($XDPTC_TOPOLOGIES names others; a "
+		    "checkout's build/xdptc takes the checkout's topologies/); PREFIX/lib/xdptc: "
+		    "an icount plugin make install copied.", ".PP");
 	fprintf(f, ".SH SEE ALSO\n");
-	man_text(f, "README.md, docs/ and ARCHITECTURE.md in the source tree; bpftool(8), "
+	man_text(f, "README.md, docs/ and ARCHITECTURE.md in the source tree or, installed, "
+		    "in PREFIX/share/doc/xdptc; bpftool(8), "
 		    "tc-bpf(8), perf-stat(1).", ".PP");
 }
 

@@ -183,7 +183,8 @@ const struct run_opt run_opt_table[] = {
 	  "sample every 50,000 guest instructions (--profile-period); virtio runs as nic, "
 	  "unpaced; "
 	  "--guest-kernel applies. Every guest runs the instruction-counting qemu plugin "
-	  "(build/insn_count.so, `make plugin`; XDPTC_PLUGIN names another): its "
+	  "(build/insn_count.so, `make plugin`; installed, PREFIX/lib/xdptc's, else one "
+	  "built into the cache at the first icount run; XDPTC_PLUGIN names another): its "
 	  "retired_instructions_per_pkt (a rep string instruction once, as a CPU counts "
 	  "it) is then the headline, and a run whose plugin does not count known work "
 	  "exactly runs no trial (docs/engines.md)", "host", "ENGINE",

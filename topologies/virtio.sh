@@ -37,7 +37,8 @@
 #                           from); none: leave all three random. What was fixed is printed
 #                           in the ICOUNT line.
 #   XDPTC_PLUGIN=PATH       under ICOUNT=1, the instruction-counting plugin (default
-#                           build/insn_count.so, `make plugin`; its version file beside
+#                           build/insn_count.so, `make plugin`; installed: PREFIX/lib/
+#                           xdptc, else built into the cache at first use; its version file beside
 #                           it must name the installed qemu's source version). Its
 #                           windows go to INSNS_OUT (printed): in the share when there is
 #                           one (the guest reads it at xdptc.insns=, XDPTC_INSNS), else
@@ -368,14 +369,32 @@ fixed_for() {
 	fixed_line="; fixed ${fixed:-none}"
 }
 
+# Sets plugin, the plugin's path when XDPTC_PLUGIN names none, for the installed qemu's
+# source version WANT: in a checkout (REPO holds the Makefile), its build/insn_count.so
+# (`make plugin`); installed (REPO is PREFIX/share/xdptc), PREFIX/lib/xdptc/insn_count.so
+# when `make install` put one there for this qemu, else one built into the cache at
+# first use (scripts/plugin-build.sh: qemu's source header fetched once, then gcc),
+# again after a qemu upgrade.
+default_plugin() {
+	plugin=$REPO/build/insn_count.so
+	[ -f "$REPO/Makefile" ] && return
+	plugin=$REPO/../../lib/xdptc/insn_count.so
+	[ -f "$plugin" ] && [ "$(cat "${plugin%.so}.version" 2>/dev/null)" = "$1" ] && return
+	plugin=$CACHE/plugin/insn_count.so
+	[ -f "$plugin" ] && [ "$(cat "${plugin%.so}.version" 2>/dev/null)" = "$1" ] && return
+	echo "virtio.sh: building the instruction-counting plugin into $plugin (once per qemu version)" >&2
+	sh "$REPO/scripts/plugin-build.sh" "$plugin" >&2 ||
+		die "building the plugin failed (scripts/plugin-build.sh, above)"
+}
+
 # The icount engine's plugin for guest PREFIX with state directory DIR: sets plugin_args,
 # insns_out (the host path of its windows) and insns_cmdline (the guest's path of them,
 # when the guest can read them through the share).
 plugin_for() {
-	plugin=${XDPTC_PLUGIN:-$REPO/build/insn_count.so}
+	want=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || echo unknown)
+	if [ -n "${XDPTC_PLUGIN:-}" ]; then plugin=$XDPTC_PLUGIN; else default_plugin "$want"; fi
 	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin: run 'make plugin'" \
 		"(it fetches qemu's source header once)"
-	want=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || echo unknown)
 	have=$(cat "${plugin%.so}.version" 2>/dev/null || echo unknown)
 	[ "$have" = "$want" ] || die "the plugin $plugin was built for qemu $have, the installed" \
 		"qemu is $want: run 'make plugin' again"
