@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * run_json.c: a run's pieces as run.json objects (the machine, the engine, the settings,
- * the capabilities, the guest, each trial).
+ * the capabilities, the guest, each trial, the timing schedule).
  * The keys are documented in docs/run-json.md and checked by docs/run.schema.json.
  */
 #include "run_json.h"
@@ -18,6 +18,7 @@
 
 #include "metrics.h"
 #include "run_opts_json.h"
+#include "run_timing.h"
 #include "trial.h"
 
 void machine_cpu_model(char *buf, size_t len)
@@ -389,6 +390,62 @@ json_t *settings_json(const struct run_opts *o)
 		if (r->json && !json_object_get(s, r->json))
 			json_object_set_new(s, r->json, run_opt_json(r, o));
 	return s;
+}
+
+json_t *timing_plan_json(const struct timing_plan *p)
+{
+	const struct timing_noise *nz = &p->noise;
+	json_t *j = json_object(), *n = json_object(), *lens = json_array(), *oh = json_array();
+
+	json_object_set_new(j, "schedule", json_string(p->alternating ? "alternating" : "classic"));
+	if (!p->alternating)
+		return j;
+	json_object_set_new(j, "window_ms", json_real(p->window_ms));
+	json_object_set_new(j, "window_from", json_string(p->window_from));
+	json_object_set_new(j, "window_packets", json_integer((json_int_t)p->window_packets));
+	json_object_set_new(j, "window_warmup", json_integer((json_int_t)p->window_warmup));
+	json_object_set_new(j, "windows_per_visit", json_integer(p->per_visit));
+	json_object_set_new(j, "junction_arm", p->junction_arm >= 0
+			    ? json_integer(p->junction_arm) : json_null());
+	json_object_set_new(j, "blocks", json_integer(p->blocks));
+	json_object_set_new(j, "rounds_per_block", json_integer(p->rounds_per_block));
+	json_object_set_new(j, "segments", json_integer(p->segments));
+	json_object_set_new(j, "blocks_per_segment", json_integer(p->blocks_per_segment));
+	json_object_set_new(j, "pairs_for_target", json_integer(p->pairs_for_target));
+	json_object_set_new(j, "pair_lag_ms", json_real(p->pair_lag_ms));
+	json_object_set_new(j, "pair_sd", json_real(p->pair_sd));
+	json_object_set_new(j, "target_halfwidth", json_real(p->target_halfwidth));
+	json_object_set_new(j, "predicted_halfwidth", json_real(p->predicted_halfwidth));
+	json_object_set_new(j, "budget_s", json_real(p->budget_s));
+	json_object_set_new(j, "predicted_s", json_real(p->predicted_s));
+	json_object_set_new(n, "mode", json_string(nz->mode));
+	json_object_set_new(n, "slots", json_integer(nz->slots));
+	json_object_set_new(n, "slot_ms", json_real(nz->slot_ms));
+	json_object_set_new(n, "slot_cycle_ms", json_real(nz->slot_cycle_ms));
+	json_object_set_new(n, "slot_packets", json_integer((json_int_t)nz->slot_packets));
+	json_object_set_new(n, "span_ms", json_real(nz->span_ms));
+	json_object_set_new(n, "wall_ns_per_pkt", json_real(nz->wall_ns_per_pkt));
+	json_object_set_new(n, "cv", json_real(nz->cv));
+	json_object_set_new(n, "autocorrelation", json_pack("{s:f, s:f, s:f, s:f}",
+		"lag1", nz->ac[0], "lag2", nz->ac[1], "lag5", nz->ac[2], "lag10", nz->ac[3]));
+	json_object_set_new(n, "gap_ms", json_real(nz->gap_ms));
+	json_object_set_new(n, "hl_inflation", json_real(nz->hl_inflation));
+	for (int i = 0; i < RUN_MAX_MODES && nz->overhead_ms_by_arm[i] > 0; i++)
+		json_array_append_new(oh, json_real(nz->overhead_ms_by_arm[i]));
+	json_object_set_new(n, "visit_overhead_ms_by_arm", oh);
+	for (int i = 0; i < nz->nlen; i++) {
+		const struct timing_noise_len *l = &nz->len[i];
+		json_t *d = json_array();
+
+		for (int k = 0; k < l->nlags; k++)
+			json_array_append_new(d, json_real(l->d[k]));
+		json_array_append_new(lens, json_pack("{s:f, s:i, s:f, s:o}", "window_ms",
+						      l->window_ms, "slots", l->slots, "lag_ms",
+						      l->slots * nz->slot_cycle_ms, "pair_sd_by_lag", d));
+	}
+	json_object_set_new(n, "lengths", lens);
+	json_object_set_new(j, "noise", n);
+	return j;
 }
 
 /* Capabilities of this run: the PMU (local DUT only) and the count pass's probes. */
