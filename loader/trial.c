@@ -2,7 +2,6 @@
 #include "trial.h"
 
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,10 +16,10 @@
 #include "ethtool_stats.h"
 #include "trial_conserve.h"
 #include "trial_perf.h"
-#include "netdev_stats.h"
 #include "insn_window.h"
 #include "netns.h"
 #include "trial_insns.h"
+#include "trial_snapshot.h"
 #include "udp_sender.h"
 
 
@@ -151,43 +150,6 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 	_exit(0);
 }
 
-static int dev_stats_in(const char *netns, const char *dev, struct netdev_stats *st)
-{
-	int saved, e = netns_enter(netns, &saved);
-
-	if (e)
-		return e;
-	e = netdev_stats_read(dev, st);
-	netns_return(saved);
-	return e;
-}
-
-/* Everything read at the start and at the end of a window. */
-struct snapshot {
-	struct dut_snapshot dut;
-	struct netdev_stats snd;
-	uint64_t vcpu_ns;
-	uint64_t self_ns; /* this process's CPU time (snapshots, the settle wait's polls) */
-};
-
-static int snapshot_take(const struct trial_env *env, enum drop_mode mode, enum trial_pass pass,
-			 struct snapshot *s)
-{
-	int e;
-
-	memset(s, 0, sizeof(*s));
-	if (pass == PASS_PROFILE)
-		pass = PASS_TIMING; /* the DUT reads its timing figures */
-	if ((e = dut_snapshot(env->dut, (enum dut_pass)pass, &s->dut)) ||
-	    (!env->window_ns &&
-	     (e = dev_stats_in(env->snd_netns, trial_env_snd_dev(env, mode), &s->snd))))
-		return e;
-	if (env->cpu_source == CPU_GUEST_VCPU)
-		s->vcpu_ns = threads_cpu_ns(env->qemu_pid, &env->vcpus);
-	s->self_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-	return 0;
-}
-
 /* Wait until the DUT's counters stop moving (packets still in rings, backlogs or a
  * guest's queue): unchanged over one poll of env->settle_us (default 20 ms, a guest
  * 100 ms), at most 2 s (veth) or 10 s (a guest). */
@@ -215,82 +177,9 @@ static void settle(const struct trial_env *env)
 	}
 }
 
-static void compute(const struct trial_env *env, const struct snapshot *b,
-		    const struct snapshot *e, const struct child_report *rep,
-		    struct trial_result *r)
-{
-	uint64_t cpu;
-
-	r->sent = rep->res.sent;
-	r->wall_ns = rep->res.wall_ns;
-	r->sender_cpu_ns = rep->res.cpu_ns;
-	r->dropped = e->dut.verdicts[VERDICT_DROPPED] - b->dut.verdicts[VERDICT_DROPPED];
-	r->passed = e->dut.verdicts[VERDICT_PASSED] - b->dut.verdicts[VERDICT_PASSED];
-	r->dut_rx_packets = e->dut.dev.rx_packets - b->dut.dev.rx_packets;
-	r->dut_rx_dropped = e->dut.dev.rx_dropped - b->dut.dev.rx_dropped;
-	r->dut_rx_missed = e->dut.dev.rx_missed - b->dut.dev.rx_missed;
-	r->rx_path_ns = e->dut.rx_path_ns - b->dut.rx_path_ns;
-	r->rx_hardirq_ns = e->dut.rx_hardirq_ns - b->dut.rx_hardirq_ns;
-	r->snd_tx_dropped = e->snd.tx_dropped - b->snd.tx_dropped;
-	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
-	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
-	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
-	if (r->mode == MODE_NETKIT) {
-		/* netkit_xmit counts its program's drops in the sending peer's tx_dropped and
-		 * what it handed on in the peer's tx_packets (the primary's rx_packets: the
-		 * passes alone), so what the program was handed is their sum, and only tx
-		 * drops beyond the program's are loss (a full backlog's, which the primary's
-		 * rx_dropped counts too, as veth's pair does) */
-		uint64_t txd = e->snd.tx_dropped - b->snd.tx_dropped;
-
-		r->dut_rx_packets = (e->snd.tx_packets - b->snd.tx_packets) + txd;
-		r->snd_tx_dropped = txd > r->dropped ? txd - r->dropped : 0;
-	}
-	if (env->window_ns)
-		conserve_outside(r);
-	else
-		conserve_sent(env, r);
-	r->vcpu_ns = e->vcpu_ns - b->vcpu_ns;
-	cpu = env->cpu_source == CPU_GUEST_VCPU	   ? r->vcpu_ns
-	      : env->cpu_source == CPU_GUEST_SOFTIRQ ? r->softirq_cpu_ns
-	      : env->cpu_source == CPU_RX_PATH	   ? r->rx_path_ns + r->softirq_cpu_ns
-						     : r->sender_cpu_ns + r->softirq_cpu_ns;
-	/* no packet at the DUT: the time per packet is unknown (NaN, null in run.json), never
-	 * 0, and the trial is invalid */
-	r->cpu_ns_per_pkt = r->pkts_at_dut ? (double)cpu / (double)r->pkts_at_dut : NAN;
-	if (!r->pkts_at_dut && r->valid) {
-		r->valid = false;
-		snprintf(r->invalid_reason, sizeof(r->invalid_reason),
-			 "no packet reached the DUT: nothing to divide by");
-	}
-	r->steal_ns = e->dut.steal_ns - b->dut.steal_ns;
-	r->self_ns = e->self_ns - b->self_ns;
-	if (env->cpu_source == CPU_SENDER_AND_SOFTIRQ) {
-		/* (busy time comes in clock ticks, 10 ms: a check, not a measurement); this
-		 * process's own reading of the counters is not other load */
-		uint64_t measured = r->sender_cpu_ns + r->softirq_cpu_ns + r->steal_ns + r->self_ns;
-
-		r->other_busy_ns = r->cpus_busy_ns > measured ? r->cpus_busy_ns - measured : 0;
-		r->other_load = r->wall_ns && r->other_busy_ns * 4 >= r->wall_ns;
-		r->host_steal = r->wall_ns && r->steal_ns * 4 >= r->wall_ns;
-	}
-	if (r->pass == PASS_TIMING && r->mode != MODE_NONE &&
-	    e->dut.bpf_run_cnt > b->dut.bpf_run_cnt)
-		r->bpf_stats_on = true;
-	if (r->pass == PASS_COUNT && e->dut.have_counts && b->dut.have_counts) {
-		r->have_counts = true;
-		for (int i = 0; i < CNT_NR; i++)
-			r->counts.v[i] = e->dut.counts.v[i] - b->dut.counts.v[i];
-	}
-	if (r->pass == PASS_BPFSTATS && r->mode != MODE_NONE) {
-		r->have_bpf_stats = true;
-		r->bpf_run_time_ns = e->dut.bpf_run_time_ns - b->dut.bpf_run_time_ns;
-		r->bpf_run_cnt = e->dut.bpf_run_cnt - b->dut.bpf_run_cnt;
-	}
-}
 
 
-/* What one window holds while it runs: perf, a guest's plugin window. */
+/* What one window holds while it runs: perf, a guest's plugin window, the snapshots. */
 struct window_state {
 	struct perf_stat prof;/* the profile pass's perf record */
 	bool prof_started;
@@ -300,6 +189,9 @@ struct window_state {
 	bool remote_insns;    /* a guest DUT's plugin window (env->insns_remote) */
 	struct dut_insns di;  /* ... its figures, until the result takes them */
 	struct ethtool_stats_set nic0, nic1; /* outside: the NIC's statistics at each end */
+	struct trial_snapshot before, after; /* the counters at the window's two ends */
+	uint64_t t_snap0, t_snap1;     /* when each was taken, monotonic ns (0: reused) */
+	struct child_report rep;       /* the sender's report of the window */
 };
 
 /* Send one command to the session's sender and read its report. Returns 0, -EINTR when
@@ -336,7 +228,7 @@ int trial_session_open(const struct trial_env *env, enum trial_pass pass,
 	s->env = env;
 	s->pass = pass;
 	s->up = s->down = -1;
-	s->last = malloc(sizeof(struct snapshot)); /* NULL: no reuse */
+	s->last = malloc(sizeof(struct trial_snapshot)); /* NULL: no reuse */
 	if (pipe(up)) {
 		e = -errno;
 		snprintf(err, errlen, "pipe: %s", strerror(-e));
@@ -401,48 +293,54 @@ void trial_session_close(struct trial_session *s)
 	s->have_last = false;
 }
 
-/* The measured window: (warm-up) settle, perf started (profile pass: perf record;
- * timing pass: perf stat's counters on right before the window), snapshot, the window,
- * perf's counters off, settle, snapshot, compute. Returns 0, -EINTR when stopped, or
- * -errno with r->error. */
-static int measured_window(struct trial_session *s, uint64_t packets, uint64_t warmup,
-			   struct window_state *t, struct trial_result *r)
+/* Profile pass: perf record started for the window, its sampling off until the window
+ * opens. Returns 0, or -errno with r->error. */
+static int window_profile_start(const struct trial_env *env, struct window_state *t,
+				struct trial_result *r)
+{
+	char why[200];
+	int e = perf_record_start(&t->prof, env->profile_path, env->profile_period, why,
+				  sizeof(why));
+
+	if (e) {
+		snprintf(r->error, sizeof(r->error), "perf record: %s", why);
+		return e;
+	}
+	t->prof_started = true;
+	return 0;
+}
+
+/* The window's start, up to its first packet: the warm-up of @warmup packets, the settle
+ * wait, perf record (profile pass) and perf stat (timing pass) started, the first
+ * snapshot into t->before (taken at t->t_snap0, monotonic ns; right after another window
+ * of the same attach, @warmup 0, that window's last), the NIC's statistics (traffic from
+ * outside), perf's counters on, a guest DUT's plugin window opened, perf record's
+ * sampling on. Returns 0, -EINTR when stopped, or -errno with r->error. */
+static int window_open(struct trial_session *s, uint64_t warmup, struct window_state *t,
+		       struct trial_result *r)
 {
 	const struct trial_env *env = s->env;
 	enum trial_pass pass = s->pass;
-	struct snapshot before, after;
-	struct child_report rep;
-	uint64_t t_snap0 = 0, t_snap1 = 0;
-	int e;
-
 	/* right after another window of the same attach: its last snapshot is this one's
 	 * first (nothing moved since its settle wait) */
 	bool reuse = !warmup && s->have_last && pass == PASS_TIMING &&
 		     !(env->perf_nevents > 0 && !s->perf) && !env->insns_path;
+	int e = 0;
 
 	s->have_last = false;
-	if (warmup && (e = session_cmd(s, 'W', warmup, &rep, r)))
+	if (warmup && (e = session_cmd(s, 'W', warmup, &t->rep, r)))
 		return e;
 	if (!reuse)
 		settle(env); /* the warm-up's last packets (or the last window's) */
-	if (pass == PASS_PROFILE) {
-		char why[200];
-
-		e = perf_record_start(&t->prof, env->profile_path, env->profile_period, why,
-				      sizeof(why));
-		if (e) {
-			snprintf(r->error, sizeof(r->error), "perf record: %s", why);
-			return e;
-		}
-		t->prof_started = true;
-	}
+	if (pass == PASS_PROFILE && (e = window_profile_start(env, t, r)))
+		return e;
 	if (pass == PASS_TIMING && env->perf_nevents > 0 && !s->perf)
 		t->perf_started = perf_window_start(env, s->pid, &t->ps, r) == 0;
 	if (reuse) {
-		memcpy(&before, s->last, sizeof(before));
+		memcpy(&t->before, s->last, sizeof(t->before));
 	} else {
-		t_snap0 = clock_ns(CLOCK_MONOTONIC);
-		e = snapshot_take(env, s->mode, pass, &before);
+		t->t_snap0 = clock_ns(CLOCK_MONOTONIC);
+		e = trial_snapshot_take(env, s->mode, pass, &t->before);
 	}
 	if (!e && env->window_ns) /* the NIC's own words, beside its rtnetlink figures */
 		nic_read(env, &t->nic0);
@@ -460,11 +358,19 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 			 strerror(-e));
 		return e;
 	}
-	if (e) {
+	if (e)
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
-		return e;
-	}
-	e = session_cmd(s, 'S', packets, &rep, r);
+	return e;
+}
+
+/* The window's packets: the sender sends @packets and reports into t->rep; perf stat's
+ * counters off right after it (before the settle wait), perf record's sampling off.
+ * Returns 0, -EINTR when stopped, or -errno with r->error. */
+static int window_send(struct trial_session *s, uint64_t packets, struct window_state *t,
+		       struct trial_result *r)
+{
+	int e = session_cmd(s, 'S', packets, &t->rep, r);
+
 	if (t->perf_started) /* and off right after it, before the settle wait */
 		perf_window_end(&t->ps, r, t->t_on);
 	if (s->perf && !s->perf_error[0]) {
@@ -481,14 +387,25 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 			e = pe;
 		}
 	}
-	if (e)
-		return e;
+	return e;
+}
+
+/* The window's end, after its last packet: the settle wait, a guest DUT's plugin window
+ * closed, the last snapshot into t->after (taken at t->t_snap1, monotonic ns), the NIC's
+ * statistics (traffic from outside), perf record stopped and its data written. Returns
+ * 0, or -errno with r->error. */
+static int window_close(struct trial_session *s, struct window_state *t,
+			struct trial_result *r)
+{
+	const struct trial_env *env = s->env;
+	int e;
+
 	settle(env);
 	if (t->remote_insns && (e = dut_insns(env->dut, false, &t->di, r->error,
 					      sizeof(r->error))))
 		return e; /* ... to right before the last */
-	t_snap1 = clock_ns(CLOCK_MONOTONIC);
-	e = snapshot_take(env, s->mode, pass, &after);
+	t->t_snap1 = clock_ns(CLOCK_MONOTONIC);
+	e = trial_snapshot_take(env, s->mode, s->pass, &t->after);
 	if (!e && env->window_ns)
 		nic_read(env, &t->nic1);
 	if (!e && t->prof_started) {
@@ -501,31 +418,58 @@ static int measured_window(struct trial_session *s, uint64_t packets, uint64_t w
 			return e;
 		}
 	}
-	if (e) {
+	if (e)
 		snprintf(r->error, sizeof(r->error), "reading counters failed: %s", strerror(-e));
-		return e;
-	}
+	return e;
+}
+
+/* Trial @r from the window's two snapshots and the sender's report (trial_compute), with the
+ * NIC's deltas, a guest DUT's or the plugin's instructions and perf stat's figures; the
+ * last snapshot kept for the next window of the same attach. Returns 0, or -errno (the
+ * plugin's window unread) with r->error. */
+static int window_result(struct trial_session *s, struct window_state *t,
+			 struct trial_result *r)
+{
+	const struct trial_env *env = s->env;
+	int e;
+
 	/* traffic from outside: what the counters hold came between the two snapshots, not
 	 * only during the wait between them */
 	if (env->window_ns)
-		rep.res.wall_ns = t_snap1 - t_snap0;
-	compute(env, &before, &after, &rep, r);
+		t->rep.res.wall_ns = t->t_snap1 - t->t_snap0;
+	trial_compute(env, &t->before, &t->after, &t->rep.res, r);
 	if (env->window_ns)
 		nic_deltas(&t->nic0, &t->nic1, r);
 	if (s->last) {
-		memcpy(s->last, &after, sizeof(after));
+		memcpy(s->last, &t->after, sizeof(t->after));
 		s->have_last = true;
 	}
 	if (t->remote_insns)
 		trial_insns_from_dut(&t->di, r);
-	e = trial_insns_collect(env, &rep.clock, r);
+	e = trial_insns_collect(env, &t->rep.clock, r);
 	if (e)
 		return e;
-	if (pass == PASS_TIMING && env->perf_nevents > 0 && !s->perf) {
+	if (s->pass == PASS_TIMING && env->perf_nevents > 0 && !s->perf) {
 		perf_window_collect(env, &t->ps, t->perf_started, r);
 		t->perf_started = false;
 	}
 	return 0;
+}
+
+/* The measured window: (warm-up) settle, perf started (profile pass: perf record;
+ * timing pass: perf stat's counters on right before the window), snapshot, the window,
+ * perf's counters off, settle, snapshot, trial_compute. Returns 0, -EINTR when stopped, or
+ * -errno with r->error. */
+static int measured_window(struct trial_session *s, uint64_t packets, uint64_t warmup,
+			   struct window_state *t, struct trial_result *r)
+{
+	int e = window_open(s, warmup, t, r);
+
+	if (!e)
+		e = window_send(s, packets, t, r);
+	if (!e)
+		e = window_close(s, t, r);
+	return e ? e : window_result(s, t, r);
 }
 
 int trial_session_perf_start(struct trial_session *s, struct perf_stat *ps,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * run_json.c: a run's pieces as run.json objects (the machine, the engine, the settings,
- * the capabilities, the guest, each trial).
+ * the capabilities, the guest, each trial, the timing schedule).
  * The keys are documented in docs/run-json.md and checked by docs/run.schema.json.
  */
 #include "run_json.h"
@@ -18,6 +18,7 @@
 
 #include "metrics.h"
 #include "run_opts_json.h"
+#include "run_timing.h"
 #include "trial.h"
 
 void machine_cpu_model(char *buf, size_t len)
@@ -166,14 +167,17 @@ static void perf_json(json_t *t, const struct trial_result *r)
 		json_object_set_new(t, "perf_error", json_string(r->perf_error));
 }
 
-json_t *trial_json(const struct trial_result *r, const char *label, int rep, int seq,
-		   const struct skb_counters_plan *plan, const char *time_key)
-{
-	json_t *t = json_object();
-	const uint64_t *c = r->counts.v;
-
+/* run.json's keys of one trial, each function a group of them into object @t (in the
+ * order run.json has always written them) */
 #define SETI(k, v) json_object_set_new(t, k, json_integer((json_int_t)(v)))
 #define SETR(k, v) json_object_set_new(t, k, real_or_null(v))
+
+/* What trial @r is: its pass, repetition @rep, place @seq in the run, arm @label, the
+ * kernel's attach mode and program id, the metric table's plain fields as they are,
+ * whether it is valid (and why not), and whether BPF statistics were on. */
+static void trial_head_json(json_t *t, const struct trial_result *r, const char *label,
+			    int rep, int seq)
+{
 	json_object_set_new(t, "pass", json_string(trial_pass_name(r->pass)));
 	SETI("rep", rep);
 	SETI("seq", seq);
@@ -194,6 +198,13 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 		json_object_set_new(t, "invalid_reason", json_string(r->invalid_reason));
 	if (r->bpf_stats_on)
 		json_object_set_new(t, "bpf_stats_on", json_true());
+}
+
+/* Trial @r's time: the host's other load and steal (ns, when the host's own tasks were
+ * measured), the guest's vCPU time (ns), the time metric under @time_key (per packet:
+ * ns, or instructions under icount; null when unknown) and the sender's rate (pps). */
+static void trial_time_json(json_t *t, const struct trial_result *r, const char *time_key)
+{
 	if (!r->vcpu_ns && strcmp(time_key, "guest_instructions_per_pkt")) { /* the host's own measured tasks */
 		SETI("steal_ns", r->steal_ns);
 		SETI("other_busy_ns", r->other_busy_ns);
@@ -204,94 +215,128 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
 		SETI("guest_vcpu_ns", r->vcpu_ns);
 	SETR(time_key, r->cpu_ns_per_pkt);
 	SETR("pps", r->wall_ns ? (double)r->sent * 1e9 / (double)r->wall_ns : 0.0);
-	if (r->outside) { /* traffic from outside: what the NIC took in stands for sent */
-		json_object_set_new(t, "sent", json_null());  /* unknown here, never 0 */
-		json_object_set_new(t, "pps", json_null());
-		SETI("offered", r->offered);
-		SETR("offered_pps", r->offered_pps);
-		SETI("dut_rx_missed", r->dut_rx_missed);
-		SETI("rx_path_ns", r->rx_path_ns);
-		SETI("rx_hardirq_ns", r->rx_hardirq_ns);
-		if (r->nic) { /* the driver's own words (ethtool -S), where they moved */
-			json_t *n = json_object();
+}
 
-			for (int i = 0; i < r->nic_n; i++)
-				json_object_set_new(n, r->nic[i].name, json_integer(r->nic[i].delta));
-			json_object_set_new(t, "nic_counters", n);
+/* A trial @r whose traffic came from outside: sent and pps unknown (null, never 0), what
+ * the NIC took in stands for sent (offered, packets; offered_pps), the NIC's misses, the
+ * receive path's time (ns) and the driver's own counters that moved (ethtool -S). */
+static void trial_outside_json(json_t *t, const struct trial_result *r)
+{
+	json_object_set_new(t, "sent", json_null()); /* unknown here, never 0 */
+	json_object_set_new(t, "pps", json_null());
+	SETI("offered", r->offered);
+	SETR("offered_pps", r->offered_pps);
+	SETI("dut_rx_missed", r->dut_rx_missed);
+	SETI("rx_path_ns", r->rx_path_ns);
+	SETI("rx_hardirq_ns", r->rx_hardirq_ns);
+	if (r->nic) { /* the driver's own words (ethtool -S), where they moved */
+		json_t *n = json_object();
+
+		for (int i = 0; i < r->nic_n; i++)
+			json_object_set_new(n, r->nic[i].name, json_integer(r->nic[i].delta));
+		json_object_set_new(t, "nic_counters", n);
+	}
+}
+
+/* Count pass trial @r's skb counts by the backends of @plan: per count its value and
+ * per packet (null when no backend gives it), the other backends' figures where the plan
+ * read them too (NAME_by_backend), "counters_backend" naming each count's backend, and
+ * the tracepoints' detail where they were attached. */
+static void trial_counts_json(json_t *t, const struct trial_result *r,
+			      const struct skb_counters_plan *plan)
+{
+	const uint64_t *c = r->counts.v;
+	char backends[128] = "";
+
+	for (int k = 0; k < SKB_COUNT_NR; k++) {
+		const char *name = skb_count_name((enum skb_count)k);
+		char key[64];
+
+		snprintf(backends + strlen(backends), sizeof(backends) - strlen(backends),
+			 "%s%s=%s", k ? "," : "", name, counter_backend_name(plan->backend[k]));
+		if (plan->backend[k] == BACKEND_NONE) {
+			json_object_set_new(t, name, json_null());
+			continue;
+		}
+		uint64_t v = skb_count_value(c, (enum skb_count)k, plan->backend[k]);
+
+		SETI(name, v);
+		if (skb_count_missed(c, (enum skb_count)k, plan->backend[k])) {
+			/* hits whose program the kernel skipped: in v */
+			snprintf(key, sizeof(key), "%s_missed", name);
+			SETI(key, skb_count_missed(c, (enum skb_count)k, plan->backend[k]));
+		}
+		snprintf(key, sizeof(key), "%s_per_pkt", name);
+		SETR(key, per_pkt(v, r->pkts_at_dut));
+		if (plan->also[k]) { /* the same count from the other backends */
+			json_t *by = json_object();
+
+			for (int b = 0; b < BACKEND_NR; b++)
+				if (b == plan->backend[k] || (plan->also[k] & (1u << b)))
+					json_object_set_new(by, counter_backend_name(b),
+						json_integer((json_int_t)skb_count_value(
+							c, (enum skb_count)k, b)));
+			snprintf(key, sizeof(key), "%s_by_backend", name);
+			json_object_set_new(t, key, by);
 		}
 	}
+	json_object_set_new(t, "counters_backend", json_string(backends));
+	/* the tracepoints' detail, where they were attached */
+	if (plan->backend[SKB_STACK_ENTRIES] == BACKEND_TRACEPOINT)
+		SETI("stack_entries_any_dev", c[CNT_TP_STACK_ALL]);
+	if (plan->backend[SKB_FREED] == BACKEND_TRACEPOINT) {
+		SETI("kfree_skb", c[CNT_TP_KFREE_ALL]);
+		SETI("consume_skb", c[CNT_TP_CONSUME_ALL]);
+		SETI("kfree_skb_on_dut", c[CNT_TP_KFREE_DUT]);
+		SETI("consume_skb_on_dut", c[CNT_TP_CONSUME_DUT]);
+	}
+}
+
+/* The icount engine's plugin over trial @r's window: its instructions (the window's,
+ * retired, rep string iterations, the icount clock's), the halts and idle time (ns), the
+ * clock's gap, and per packet the retired, window and string instructions and the pages
+ * cleared. */
+static void trial_insns_json(json_t *t, const struct trial_result *r)
+{
+	SETI("insn_window", r->insn_window);
+	SETI("insn_retired", r->insn_retired);
+	SETI("insn_string_iterations", r->insn_string_iterations);
+	SETI("insn_clock", r->insn_clock);
+	SETI("insn_halts", r->insn_halts);
+	SETI("insn_idle_ns", r->insn_idle_ns);
+	SETR("insn_clock_gap", r->insn_clock_gap);
+	SETR("retired_instructions_per_pkt", r->retired_instructions_per_pkt);
+	SETR("window_instructions_per_pkt", r->window_instructions_per_pkt);
+	SETR("string_iterations_per_pkt", r->string_iterations_per_pkt);
+	SETR("pages_cleared_per_pkt", r->pages_cleared_per_pkt);
+}
+
+json_t *trial_json(const struct trial_result *r, const char *label, int rep, int seq,
+		   const struct skb_counters_plan *plan, const char *time_key)
+{
+	json_t *t = json_object();
+
+	trial_head_json(t, r, label, rep, seq);
+	trial_time_json(t, r, time_key);
+	if (r->outside) /* traffic from outside: what the NIC took in stands for sent */
+		trial_outside_json(t, r);
 	if (r->perf_n) /* perf stat over the window: each event, and it per packet */
 		perf_json(t, r);
-	if (r->have_counts) {
-		char backends[128] = "";
-
-		for (int k = 0; k < SKB_COUNT_NR; k++) {
-			const char *name = skb_count_name((enum skb_count)k);
-			char key[64];
-
-			snprintf(backends + strlen(backends), sizeof(backends) - strlen(backends),
-				 "%s%s=%s", k ? "," : "", name, counter_backend_name(plan->backend[k]));
-			if (plan->backend[k] == BACKEND_NONE) {
-				json_object_set_new(t, name, json_null());
-				continue;
-			}
-			uint64_t v = skb_count_value(c, (enum skb_count)k, plan->backend[k]);
-
-			SETI(name, v);
-			if (skb_count_missed(c, (enum skb_count)k, plan->backend[k])) {
-				/* hits whose program the kernel skipped: in v */
-				snprintf(key, sizeof(key), "%s_missed", name);
-				SETI(key, skb_count_missed(c, (enum skb_count)k, plan->backend[k]));
-			}
-			snprintf(key, sizeof(key), "%s_per_pkt", name);
-			SETR(key, per_pkt(v, r->pkts_at_dut));
-			if (plan->also[k]) { /* the same count from the other backends */
-				json_t *by = json_object();
-
-				for (int b = 0; b < BACKEND_NR; b++)
-					if (b == plan->backend[k] || (plan->also[k] & (1u << b)))
-						json_object_set_new(by, counter_backend_name(b),
-							json_integer((json_int_t)skb_count_value(
-								c, (enum skb_count)k, b)));
-				snprintf(key, sizeof(key), "%s_by_backend", name);
-				json_object_set_new(t, key, by);
-			}
-		}
-		json_object_set_new(t, "counters_backend", json_string(backends));
-		/* the tracepoints' detail, where they were attached */
-		if (plan->backend[SKB_STACK_ENTRIES] == BACKEND_TRACEPOINT)
-			SETI("stack_entries_any_dev", c[CNT_TP_STACK_ALL]);
-		if (plan->backend[SKB_FREED] == BACKEND_TRACEPOINT) {
-			SETI("kfree_skb", c[CNT_TP_KFREE_ALL]);
-			SETI("consume_skb", c[CNT_TP_CONSUME_ALL]);
-			SETI("kfree_skb_on_dut", c[CNT_TP_KFREE_DUT]);
-			SETI("consume_skb_on_dut", c[CNT_TP_CONSUME_DUT]);
-		}
-	}
-	if (r->have_insns) { /* the icount engine's plugin over the sender's window */
-		SETI("insn_window", r->insn_window);
-		SETI("insn_retired", r->insn_retired);
-		SETI("insn_string_iterations", r->insn_string_iterations);
-		SETI("insn_clock", r->insn_clock);
-		SETI("insn_halts", r->insn_halts);
-		SETI("insn_idle_ns", r->insn_idle_ns);
-		SETR("insn_clock_gap", r->insn_clock_gap);
-		SETR("retired_instructions_per_pkt", r->retired_instructions_per_pkt);
-		SETR("window_instructions_per_pkt", r->window_instructions_per_pkt);
-		SETR("string_iterations_per_pkt", r->string_iterations_per_pkt);
-		SETR("pages_cleared_per_pkt", r->pages_cleared_per_pkt);
-	}
-	if (r->have_bpf_stats) {
+	if (r->have_counts)
+		trial_counts_json(t, r, plan);
+	if (r->have_insns) /* the icount engine's plugin over the sender's window */
+		trial_insns_json(t, r);
+	if (r->have_bpf_stats) { /* the BPF statistics pass: the program's run time, ns */
 		SETI("bpf_run_time_ns", r->bpf_run_time_ns);
 		SETI("bpf_run_cnt", r->bpf_run_cnt);
 		SETR("bpf_ns_per_run", r->bpf_run_cnt ? (double)r->bpf_run_time_ns /
 								 (double)r->bpf_run_cnt
 						      : 0.0);
 	}
-#undef SETI
-#undef SETR
 	return t;
 }
+#undef SETI
+#undef SETR
 
 
 json_t *settings_json(const struct run_opts *o)
@@ -350,6 +395,62 @@ json_t *settings_json(const struct run_opts *o)
 		if (r->json && !json_object_get(s, r->json))
 			json_object_set_new(s, r->json, run_opt_json(r, o));
 	return s;
+}
+
+json_t *timing_plan_json(const struct timing_plan *p)
+{
+	const struct timing_noise *nz = &p->noise;
+	json_t *j = json_object(), *n = json_object(), *lens = json_array(), *oh = json_array();
+
+	json_object_set_new(j, "schedule", json_string(p->alternating ? "alternating" : "classic"));
+	if (!p->alternating)
+		return j;
+	json_object_set_new(j, "window_ms", json_real(p->window_ms));
+	json_object_set_new(j, "window_from", json_string(p->window_from));
+	json_object_set_new(j, "window_packets", json_integer((json_int_t)p->window_packets));
+	json_object_set_new(j, "window_warmup", json_integer((json_int_t)p->window_warmup));
+	json_object_set_new(j, "windows_per_visit", json_integer(p->per_visit));
+	json_object_set_new(j, "junction_arm", p->junction_arm >= 0
+			    ? json_integer(p->junction_arm) : json_null());
+	json_object_set_new(j, "blocks", json_integer(p->blocks));
+	json_object_set_new(j, "rounds_per_block", json_integer(p->rounds_per_block));
+	json_object_set_new(j, "segments", json_integer(p->segments));
+	json_object_set_new(j, "blocks_per_segment", json_integer(p->blocks_per_segment));
+	json_object_set_new(j, "pairs_for_target", json_integer(p->pairs_for_target));
+	json_object_set_new(j, "pair_lag_ms", json_real(p->pair_lag_ms));
+	json_object_set_new(j, "pair_sd", json_real(p->pair_sd));
+	json_object_set_new(j, "target_halfwidth", json_real(p->target_halfwidth));
+	json_object_set_new(j, "predicted_halfwidth", json_real(p->predicted_halfwidth));
+	json_object_set_new(j, "budget_s", json_real(p->budget_s));
+	json_object_set_new(j, "predicted_s", json_real(p->predicted_s));
+	json_object_set_new(n, "mode", json_string(nz->mode));
+	json_object_set_new(n, "slots", json_integer(nz->slots));
+	json_object_set_new(n, "slot_ms", json_real(nz->slot_ms));
+	json_object_set_new(n, "slot_cycle_ms", json_real(nz->slot_cycle_ms));
+	json_object_set_new(n, "slot_packets", json_integer((json_int_t)nz->slot_packets));
+	json_object_set_new(n, "span_ms", json_real(nz->span_ms));
+	json_object_set_new(n, "wall_ns_per_pkt", json_real(nz->wall_ns_per_pkt));
+	json_object_set_new(n, "cv", json_real(nz->cv));
+	json_object_set_new(n, "autocorrelation", json_pack("{s:f, s:f, s:f, s:f}",
+		"lag1", nz->ac[0], "lag2", nz->ac[1], "lag5", nz->ac[2], "lag10", nz->ac[3]));
+	json_object_set_new(n, "gap_ms", json_real(nz->gap_ms));
+	json_object_set_new(n, "hl_inflation", json_real(nz->hl_inflation));
+	for (int i = 0; i < RUN_MAX_MODES && nz->overhead_ms_by_arm[i] > 0; i++)
+		json_array_append_new(oh, json_real(nz->overhead_ms_by_arm[i]));
+	json_object_set_new(n, "visit_overhead_ms_by_arm", oh);
+	for (int i = 0; i < nz->nlen; i++) {
+		const struct timing_noise_len *l = &nz->len[i];
+		json_t *d = json_array();
+
+		for (int k = 0; k < l->nlags; k++)
+			json_array_append_new(d, json_real(l->d[k]));
+		json_array_append_new(lens, json_pack("{s:f, s:i, s:f, s:o}", "window_ms",
+						      l->window_ms, "slots", l->slots, "lag_ms",
+						      l->slots * nz->slot_cycle_ms, "pair_sd_by_lag", d));
+	}
+	json_object_set_new(n, "lengths", lens);
+	json_object_set_new(j, "noise", n);
+	return j;
 }
 
 /* Capabilities of this run: the PMU (local DUT only) and the count pass's probes. */

@@ -16,6 +16,8 @@
 #include "topology_script.h"
 #include "trial.h"
 
+struct timing_plan;
+
 /* per_pkt - @v per packet over @pkts; NaN when no packet reached the DUT (unknown,
  * never 0). */
 double per_pkt(uint64_t v, uint64_t pkts);
@@ -48,6 +50,10 @@ json_t *trial_json(const struct trial_result *r, const char *label, int rep, int
  * the summary reads), then every other option of the declaration with a JSON key
  * (run_opt_table.c), as run_opt_json writes it. */
 json_t *settings_json(const struct run_opts *o);
+
+/* timing_plan_json - "timing_schedule": the alternating timing pass's noise and the
+ * schedule chosen from it (run_timing.h's struct timing_plan), or only "classic". */
+json_t *timing_plan_json(const struct timing_plan *p);
 
 /* capabilities_json - "capabilities": whether hardware events count per task (@have_pmu,
  * else @pmu_why), the time metric (@time_key) and where it comes from (@remote: a

@@ -278,14 +278,10 @@ static double candidate(const struct run_opts *o, const struct timing_noise *nz,
 	return round_ms;
 }
 
-int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct timing_plan *p,
-		     char *why, size_t whylen)
+/* The plan's frame from the options: alternating, the blocks in segments of equal size
+ * (at least --reps blocks), the target half-width and the budget (s). */
+static void plan_frame(const struct run_opts *o, struct timing_plan *p)
 {
-	static double cpu[CAL_MAX_SLOTS], pkts[CAL_MAX_SLOTS];
-	struct timing_noise *nz = &p->noise;
-	double best_cost = INFINITY, per_pair = 0, rounds_ms;
-	int e, bl = -1, bw = 1;
-
 	memset(p, 0, sizeof(*p));
 	p->alternating = true;
 	/* the blocks in segments of equal size, at least --reps of them */
@@ -294,16 +290,17 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 	p->blocks = p->segments * p->blocks_per_segment;
 	p->target_halfwidth = o->target_halfwidth;
 	p->budget_s = o->timing_budget_s;
-	e = measure_slots(o, s, nz, cpu, pkts, why, whylen);
-	if (!e && nz->slots < MIN_NOISE_WINDOWS) {
-		snprintf(why, whylen, "the noise calibration measured too few windows (%d valid)",
-			 nz->slots);
-		e = -EIO;
-	}
-	if (e)
-		return e;
+}
+
+/* The noise's figures from the calibration's nz->slots windows (CPU time @cpu, ns, over
+ * @pkts packets each): the robust cv and autocorrelation, how much heavy tails widen a
+ * block's estimate (seeded by @seed), and the spread by lag of windows of 1, 2, 4, ...
+ * slots (nz->len, as many lengths as have enough windows). */
+static void noise_figures(const double *cpu, const double *pkts, uint64_t seed,
+			  struct timing_noise *nz)
+{
 	slot_figures(cpu, pkts, nz);
-	nz->hl_inflation = hl_inflation(cpu, pkts, nz->slots, o->seed);
+	nz->hl_inflation = hl_inflation(cpu, pkts, nz->slots, seed);
 	for (int m = 1; nz->nlen < TIMING_MAX_LENGTHS; m *= 2) {
 		struct timing_noise_len *l = &nz->len[nz->nlen];
 
@@ -313,24 +310,45 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		l->window_ms = m * nz->slot_ms;
 		nz->nlen++;
 	}
-	/* the warm-up after each attach: a share of the window, at least WARMUP_MIN */
-	p->window_warmup = WARMUP_MIN;
-	if ((e = measure_overhead(o, s, nz, p->window_warmup, why, whylen)))
-		return e;
-	/* the arm slowest to attach meets itself where two rounds meet (not an arm of the
-	 * A/A pair: their labels must stay exchangeable) */
-	p->junction_arm = -1;
+}
+
+/* The arm that meets itself where two rounds meet: the one slowest to attach, never the
+ * baseline or an arm of the A/A pair (their labels must stay exchangeable); -1 none. */
+static int junction_arm(const struct run_opts *o, const struct timing_noise *nz)
+{
+	int j = -1;
+
 	for (int a = 0; a < o->nmodes; a++)
 		if (a != 0 && a != o->aa_arm &&
-		    (p->junction_arm < 0 ||
-		     nz->overhead_ms_by_arm[a] > nz->overhead_ms_by_arm[p->junction_arm]))
-			p->junction_arm = a;
-	/* the cheapest variance per second: a round's variance x its time */
+		    (j < 0 || nz->overhead_ms_by_arm[a] > nz->overhead_ms_by_arm[j]))
+			j = a;
+	return j;
+}
+
+/* The schedule chosen: a window length and the windows per visit. */
+struct schedule_choice {
+	int len;            /* its index in nz->len; -1: none usable */
+	int per_visit;      /* windows per attach */
+	double per_pair_ms; /* a round's time per window pair, ms */
+};
+
+/* Choose the schedule with the least variance per second of run (a round's variance x
+ * its time) among the lengths measured and 1, 2, 4, ... windows per visit; --window-ms
+ * takes the nearest length (its best per-visit count), --windows-per-attach that count.
+ * Sets p->pair_sd (the spread of one pair that gives a round's variance) and
+ * p->pair_lag_ms (ms between paired windows). Returns the choice; c.len -1 when no
+ * candidate had a finite variance. */
+static struct schedule_choice choose_schedule(const struct run_opts *o, struct timing_plan *p)
+{
+	const struct timing_noise *nz = &p->noise;
+	struct schedule_choice c = { .len = -1, .per_visit = 1 };
+	double best_cost = INFINITY;
+
 	for (int i = 0; i < nz->nlen; i++) {
 		const struct timing_noise_len *l = &nz->len[i];
 
 		if (o->window_ms > 0 && i && fabs(log(l->window_ms / o->window_ms)) >=
-						     fabs(log(nz->len[bl].window_ms / o->window_ms)))
+						     fabs(log(nz->len[c.len].window_ms / o->window_ms)))
 			continue;
 		if (o->window_ms > 0)
 			best_cost = INFINITY; /* asked for: the nearest length, its best w */
@@ -341,52 +359,71 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 
 			if (isfinite(var) && var * t < best_cost) {
 				best_cost = var * t;
-				bl = i;
-				bw = w;
+				c.len = i;
+				c.per_visit = w;
 				/* the spread of one pair that gives a round's variance */
 				p->pair_sd = sqrt(var * w);
 				p->pair_lag_ms = lag;
-				per_pair = t / w;
+				c.per_pair_ms = t / w;
 			}
 		}
 	}
-	if (bl < 0) {
-		snprintf(why, whylen, "the noise calibration gave no usable spread");
-		return -EIO;
-	}
-	p->per_visit = bw;
+	return c;
+}
+
+/* The plan's windows from choice @c: per visit, the spread the blocks' estimates will
+ * show (heavy tails widen it), the window's length (ms; --window-ms or the noise's) and
+ * packets (at least 100, at the calibration's send rate), the warm-up after each attach
+ * (a tenth of the window, at least WARMUP_MIN packets). */
+static void plan_windows(const struct run_opts *o, struct timing_plan *p,
+			 const struct schedule_choice *c)
+{
+	const struct timing_noise *nz = &p->noise;
+
+	p->per_visit = c->per_visit;
 	/* the spread the blocks' estimates will show: heavy tails widen it */
 	p->pair_sd *= nz->hl_inflation;
-	p->window_ms = o->window_ms > 0 ? o->window_ms : nz->len[bl].window_ms;
+	p->window_ms = o->window_ms > 0 ? o->window_ms : nz->len[c->len].window_ms;
 	p->window_from = o->window_ms > 0 ? "--window-ms" : "noise";
 	p->window_packets = (uint64_t)(p->window_ms * 1e6 / nz->wall_ns_per_pkt);
 	if (p->window_packets < 100)
 		p->window_packets = 100;
 	if (p->window_warmup < p->window_packets / 10)
 		p->window_warmup = p->window_packets / 10;
-	/* pairs: what the target needs, capped by the budget; whole counterbalanced pairs of
-	 * rounds */
-	{
-		/* no margin: what back-to-back windows do not show (the attaches between the
-		 * alternation's windows widen its pairs' spread) and the noise changing after
-		 * its measurement are what the stopping rule sees and adds segments for
-		 * (run_segments.h); a margin here (2 before it) only spent the budget before the
-		 * rule could look */
-		double need = pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
-		double cap = p->budget_s * 1000 / per_pair;
-		double pairs = need < cap ? need : cap;
-		int rounds = (int)ceil(pairs / bw);
+}
 
-		p->pairs_for_target = (int)ceil(need);
-		p->rounds_per_block = (rounds + p->blocks - 1) / p->blocks;
-		if (p->rounds_per_block < 2)
-			p->rounds_per_block = 2;
-		p->rounds_per_block += p->rounds_per_block % 2;
-	}
-	rounds_ms = per_pair * bw * p->rounds_per_block * p->blocks;
+/* The plan's rounds from choice @c: the pairs the target half-width needs, capped by the
+ * budget, as whole counterbalanced pairs of rounds per block (at least 2); the predicted
+ * A/A half-width and the pass's predicted time (s). */
+static void plan_rounds(struct timing_plan *p, const struct schedule_choice *c)
+{
+	/* no margin: what back-to-back windows do not show (the attaches between the
+	 * alternation's windows widen its pairs' spread) and the noise changing after its
+	 * measurement are what the stopping rule sees and adds segments for
+	 * (run_segments.h); a margin here (2 before it) only spent the budget before the
+	 * rule could look */
+	double need = pow(HALF_WIDTH_Z * p->pair_sd / p->target_halfwidth, 2);
+	double cap = p->budget_s * 1000 / c->per_pair_ms;
+	double pairs = need < cap ? need : cap;
+	int rounds = (int)ceil(pairs / c->per_visit);
+	double rounds_ms;
+
+	p->pairs_for_target = (int)ceil(need);
+	p->rounds_per_block = (rounds + p->blocks - 1) / p->blocks;
+	if (p->rounds_per_block < 2)
+		p->rounds_per_block = 2;
+	p->rounds_per_block += p->rounds_per_block % 2;
+	rounds_ms = c->per_pair_ms * c->per_visit * p->rounds_per_block * p->blocks;
 	p->predicted_halfwidth = HALF_WIDTH_Z * p->pair_sd /
-				 sqrt((double)p->rounds_per_block * p->blocks * bw);
+				 sqrt((double)p->rounds_per_block * p->blocks * c->per_visit);
 	p->predicted_s = rounds_ms / 1000;
+}
+
+/* Say on stderr what the noise was and what schedule it gave (two lines). */
+static void say_schedule(const struct timing_plan *p)
+{
+	const struct timing_noise *nz = &p->noise;
+
 	fprintf(stderr, "xdptc: noise (%s, %d windows of %.1f ms back to back): cv %.1f%%, "
 			"autocorrelation %.2f at %.0f ms, %.2f at %.0f ms; a paired ratio "
 			"spreads %.2f%% at %.0f ms apart, %.2f%% at %.0f ms\n",
@@ -399,63 +436,40 @@ int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct t
 		p->window_ms, (unsigned long long)p->window_packets, p->per_visit, p->blocks,
 		p->rounds_per_block, p->pair_lag_ms, 100 * p->pair_sd,
 		100 * p->predicted_halfwidth, 100 * p->target_halfwidth, p->predicted_s);
-	return 0;
 }
 
-json_t *timing_plan_json(const struct timing_plan *p)
+int timing_calibrate(const struct run_opts *o, struct trial_session *s, struct timing_plan *p,
+		     char *why, size_t whylen)
 {
-	const struct timing_noise *nz = &p->noise;
-	json_t *j = json_object(), *n = json_object(), *lens = json_array(), *oh = json_array();
+	static double cpu[CAL_MAX_SLOTS], pkts[CAL_MAX_SLOTS];
+	struct timing_noise *nz = &p->noise;
+	struct schedule_choice c;
+	int e;
 
-	json_object_set_new(j, "schedule", json_string(p->alternating ? "alternating" : "classic"));
-	if (!p->alternating)
-		return j;
-	json_object_set_new(j, "window_ms", json_real(p->window_ms));
-	json_object_set_new(j, "window_from", json_string(p->window_from));
-	json_object_set_new(j, "window_packets", json_integer((json_int_t)p->window_packets));
-	json_object_set_new(j, "window_warmup", json_integer((json_int_t)p->window_warmup));
-	json_object_set_new(j, "windows_per_visit", json_integer(p->per_visit));
-	json_object_set_new(j, "junction_arm", p->junction_arm >= 0
-			    ? json_integer(p->junction_arm) : json_null());
-	json_object_set_new(j, "blocks", json_integer(p->blocks));
-	json_object_set_new(j, "rounds_per_block", json_integer(p->rounds_per_block));
-	json_object_set_new(j, "segments", json_integer(p->segments));
-	json_object_set_new(j, "blocks_per_segment", json_integer(p->blocks_per_segment));
-	json_object_set_new(j, "pairs_for_target", json_integer(p->pairs_for_target));
-	json_object_set_new(j, "pair_lag_ms", json_real(p->pair_lag_ms));
-	json_object_set_new(j, "pair_sd", json_real(p->pair_sd));
-	json_object_set_new(j, "target_halfwidth", json_real(p->target_halfwidth));
-	json_object_set_new(j, "predicted_halfwidth", json_real(p->predicted_halfwidth));
-	json_object_set_new(j, "budget_s", json_real(p->budget_s));
-	json_object_set_new(j, "predicted_s", json_real(p->predicted_s));
-	json_object_set_new(n, "mode", json_string(nz->mode));
-	json_object_set_new(n, "slots", json_integer(nz->slots));
-	json_object_set_new(n, "slot_ms", json_real(nz->slot_ms));
-	json_object_set_new(n, "slot_cycle_ms", json_real(nz->slot_cycle_ms));
-	json_object_set_new(n, "slot_packets", json_integer((json_int_t)nz->slot_packets));
-	json_object_set_new(n, "span_ms", json_real(nz->span_ms));
-	json_object_set_new(n, "wall_ns_per_pkt", json_real(nz->wall_ns_per_pkt));
-	json_object_set_new(n, "cv", json_real(nz->cv));
-	json_object_set_new(n, "autocorrelation", json_pack("{s:f, s:f, s:f, s:f}",
-		"lag1", nz->ac[0], "lag2", nz->ac[1], "lag5", nz->ac[2], "lag10", nz->ac[3]));
-	json_object_set_new(n, "gap_ms", json_real(nz->gap_ms));
-	json_object_set_new(n, "hl_inflation", json_real(nz->hl_inflation));
-	for (int i = 0; i < RUN_MAX_MODES && nz->overhead_ms_by_arm[i] > 0; i++)
-		json_array_append_new(oh, json_real(nz->overhead_ms_by_arm[i]));
-	json_object_set_new(n, "visit_overhead_ms_by_arm", oh);
-	for (int i = 0; i < nz->nlen; i++) {
-		const struct timing_noise_len *l = &nz->len[i];
-		json_t *d = json_array();
-
-		for (int k = 0; k < l->nlags; k++)
-			json_array_append_new(d, json_real(l->d[k]));
-		json_array_append_new(lens, json_pack("{s:f, s:i, s:f, s:o}", "window_ms",
-						      l->window_ms, "slots", l->slots, "lag_ms",
-						      l->slots * nz->slot_cycle_ms, "pair_sd_by_lag", d));
+	plan_frame(o, p);
+	e = measure_slots(o, s, nz, cpu, pkts, why, whylen);
+	if (!e && nz->slots < MIN_NOISE_WINDOWS) {
+		snprintf(why, whylen, "the noise calibration measured too few windows (%d valid)",
+			 nz->slots);
+		e = -EIO;
 	}
-	json_object_set_new(n, "lengths", lens);
-	json_object_set_new(j, "noise", n);
-	return j;
+	if (e)
+		return e;
+	noise_figures(cpu, pkts, o->seed, nz);
+	/* the warm-up after each attach: a share of the window, at least WARMUP_MIN */
+	p->window_warmup = WARMUP_MIN;
+	if ((e = measure_overhead(o, s, nz, p->window_warmup, why, whylen)))
+		return e;
+	p->junction_arm = junction_arm(o, nz);
+	c = choose_schedule(o, p);
+	if (c.len < 0) {
+		snprintf(why, whylen, "the noise calibration gave no usable spread");
+		return -EIO;
+	}
+	plan_windows(o, p, &c);
+	plan_rounds(p, &c);
+	say_schedule(p);
+	return 0;
 }
 
 /* Add window @r to the arm's sums @a. */
@@ -506,89 +520,146 @@ static void sum_into(const struct trial_env *env, struct trial_result *a,
 	a->host_steal = a->wall_ns && a->steal_ns * 4 >= a->wall_ns;
 }
 
+/* A block of the timing pass while it runs (timing_block). */
+struct block_run {
+	const struct run_opts *o;
+	struct trial_session *s;
+	const struct timing_plan *p;
+	uint64_t t0_ns;                /* the pass's start: the windows' start_ms from it */
+	struct trial_result *agg;      /* per arm: its windows summed */
+	json_t **windows;              /* per arm: its windows listed */
+	struct perf_stat *ps;          /* per arm: its perf stat for the block */
+	bool perf_on[RUN_MAX_MODES];   /* ... started */
+	int nwin[RUN_MAX_MODES];       /* per arm: its windows so far */
+	int attached;                  /* the arm attached now; -1 none */
+};
+
+/* The block's start: per arm an empty sum, an empty list of windows (start_ms, pkts,
+ * cpu_ns, valid) and, when perf events are asked for, one perf stat for the block, on
+ * in the arm's windows only. */
+static void block_start(struct block_run *b)
+{
+	for (int a = 0; a < b->o->nmodes; a++) {
+		memset(&b->agg[a], 0, sizeof(b->agg[a]));
+		b->windows[a] = json_pack("{s:[], s:[], s:[], s:[]}", "start_ms", "pkts", "cpu_ns",
+					  "valid");
+		/* perf events: one perf stat per arm for the block, on in its windows */
+		if (b->s->env->perf_nevents > 0)
+			b->perf_on[a] = trial_session_perf_start(b->s, &b->ps[a], &b->agg[a]) == 0;
+	}
+}
+
+/* Round @rd's order of arms into @order (block @block's seed): counterbalanced, a shuffled
+ * order for an even round, then the same reversed for the odd one after it (the caller
+ * reads it backwards), so a drift that is linear over the two rounds adds the same to
+ * every arm; p->junction_arm, the arm slowest to attach, last in the first, so first in
+ * the second: one attach for both. */
+static void round_order(const struct run_opts *o, const struct timing_plan *p, int block,
+			int rd, int order[RUN_MAX_MODES])
+{
+	shuffle_arms(o, 0, block * 4096 + rd / 2 + 1, order);
+	for (int i = 0; p->junction_arm >= 0 && i + 1 < o->nmodes; i++)
+		if (order[i] == p->junction_arm) {
+			order[i] = order[i + 1];
+			order[i + 1] = p->junction_arm;
+		}
+}
+
+/* Window @r, which started @start_ms after the pass's start, listed in its arm's windows
+ * @wa: its start (ms, to the microsecond), packets at the DUT, the time metric's
+ * numerator (ns) and whether it is valid. */
+static void window_list(const struct trial_env *env, json_t *wa, double start_ms,
+			const struct trial_result *r)
+{
+	json_array_append_new(json_object_get(wa, "start_ms"),
+			      json_real(round(start_ms * 1000) / 1000));
+	json_array_append_new(json_object_get(wa, "pkts"), json_integer((json_int_t)r->pkts_at_dut));
+	json_array_append_new(json_object_get(wa, "cpu_ns"),
+			      json_integer((json_int_t)window_cpu_ns(env, r)));
+	json_array_append_new(json_object_get(wa, "valid"), json_boolean(r->valid));
+}
+
+/* Arm @a's visit in a round: the arm attached before it detached and @a attached (unless
+ * it is @a again where two rounds meet: still attached, warm), its p->per_visit windows
+ * measured (the first after a fresh attach warmed up), each summed into its trial and
+ * listed. Returns 0, -EINTR, or -errno with the failure in @why. */
+static int block_visit(struct block_run *b, int a, char *why, size_t whylen)
+{
+	struct trial_session *s = b->s;
+	const struct timing_plan *p = b->p;
+	bool fresh = a != b->attached;
+	struct trial_result r;
+	int e;
+
+	s->perf = b->perf_on[a] ? &b->ps[a] : NULL;
+	/* the same arm again (where two rounds meet): still attached, warm */
+	if (fresh && b->attached >= 0)
+		b->agg[b->attached].detach_ns += trial_session_detach(s);
+	b->attached = -1;
+	e = fresh ? trial_session_attach(s, b->o->modes[a], &r) : 0;
+	if (!e)
+		b->attached = a;
+	if (fresh)
+		b->agg[a].attach_ns += r.attach_ns;
+	for (int w = 0; !e && w < p->per_visit; w++) {
+		double start = (double)(clock_ns(CLOCK_MONOTONIC) - b->t0_ns) / 1e6;
+
+		e = trial_session_measure(s, p->window_packets, w || !fresh ? 0 : p->window_warmup,
+					  &r);
+		trial_result_release(&r);
+		if (e)
+			break;
+		r.attach_ns = 0;
+		sum_into(s->env, &b->agg[a], &r, b->nwin[a]++);
+		window_list(s->env, b->windows[a], start, &r);
+	}
+	if (e)
+		snprintf(why, whylen, "%s", r.error);
+	return e;
+}
+
+/* The block's end: the last arm detached, each arm's perf stat collected into its trial
+ * (a window's perf error kept when the collection gives none), and on failure @e every
+ * arm's list of windows dropped (NULL). */
+static void block_end(struct block_run *b, int e)
+{
+	struct trial_session *s = b->s;
+
+	if (b->attached >= 0)
+		b->agg[b->attached].detach_ns += trial_session_detach(s);
+	s->perf = NULL;
+	for (int a = 0; a < b->o->nmodes; a++) {
+		if (s->env->perf_nevents > 0) {
+			char perr[sizeof(b->agg[a].perf_error)];
+
+			snprintf(perr, sizeof(perr), "%s", b->agg[a].perf_error);
+			trial_session_perf_finish(s, &b->ps[a], b->perf_on[a], &b->agg[a]);
+			if (perr[0] && !b->agg[a].perf_error[0])
+				snprintf(b->agg[a].perf_error, sizeof(b->agg[a].perf_error), "%s", perr);
+		}
+		if (e) {
+			json_decref(b->windows[a]);
+			b->windows[a] = NULL;
+		}
+	}
+}
+
 int timing_block(const struct run_opts *o, struct trial_session *s, const struct timing_plan *p,
 		 int block, uint64_t t0_ns, struct trial_result agg[RUN_MAX_MODES],
 		 json_t *windows[RUN_MAX_MODES], char *why, size_t whylen)
 {
-	int order[RUN_MAX_MODES], nwin[RUN_MAX_MODES] = { 0 }, e = 0, attached = -1;
 	static struct perf_stat ps[RUN_MAX_MODES];
-	bool perf_on[RUN_MAX_MODES] = { false };
+	struct block_run b = { .o = o, .s = s, .p = p, .t0_ns = t0_ns, .agg = agg,
+			       .windows = windows, .ps = ps, .attached = -1 };
+	int order[RUN_MAX_MODES], e = 0;
 
-	for (int a = 0; a < o->nmodes; a++) {
-		memset(&agg[a], 0, sizeof(agg[a]));
-		windows[a] = json_pack("{s:[], s:[], s:[], s:[]}", "start_ms", "pkts", "cpu_ns",
-				       "valid");
-		/* perf events: one perf stat per arm for the block, on in its windows */
-		if (s->env->perf_nevents > 0)
-			perf_on[a] = trial_session_perf_start(s, &ps[a], &agg[a]) == 0;
-	}
+	block_start(&b);
 	for (int rd = 0; !e && rd < p->rounds_per_block; rd++) {
-		/* counterbalanced: a shuffled order, then the same reversed, so a drift that
-		 * is linear over the two rounds adds the same to every arm; the arm slowest to
-		 * attach last in the first, so first in the second: one attach for both */
-		if (rd % 2 == 0) {
-			shuffle_arms(o, 0, block * 4096 + rd / 2 + 1, order);
-			for (int i = 0; p->junction_arm >= 0 && i + 1 < o->nmodes; i++)
-				if (order[i] == p->junction_arm) {
-					order[i] = order[i + 1];
-					order[i + 1] = p->junction_arm;
-				}
-		}
-		for (int i = 0; !e && i < o->nmodes; i++) {
-			int a = order[rd % 2 ? o->nmodes - 1 - i : i];
-			bool fresh = a != attached;
-			struct trial_result r;
-
-			s->perf = perf_on[a] ? &ps[a] : NULL;
-			/* the same arm again (where two rounds meet): still attached, warm */
-			if (fresh && attached >= 0)
-				agg[attached].detach_ns += trial_session_detach(s);
-			attached = -1;
-			e = fresh ? trial_session_attach(s, o->modes[a], &r) : 0;
-			if (!e)
-				attached = a;
-			if (fresh)
-				agg[a].attach_ns += r.attach_ns;
-			for (int w = 0; !e && w < p->per_visit; w++) {
-				double start = (double)(clock_ns(CLOCK_MONOTONIC) - t0_ns) / 1e6;
-				json_t *wa = windows[a];
-
-				e = trial_session_measure(s, p->window_packets,
-							  w || !fresh ? 0 : p->window_warmup, &r);
-				trial_result_release(&r);
-				if (e)
-					break;
-				r.attach_ns = 0;
-				sum_into(s->env, &agg[a], &r, nwin[a]++);
-				json_array_append_new(json_object_get(wa, "start_ms"),
-						      json_real(round(start * 1000) / 1000));
-				json_array_append_new(json_object_get(wa, "pkts"),
-						      json_integer((json_int_t)r.pkts_at_dut));
-				json_array_append_new(json_object_get(wa, "cpu_ns"),
-						      json_integer((json_int_t)window_cpu_ns(s->env, &r)));
-				json_array_append_new(json_object_get(wa, "valid"),
-						      json_boolean(r.valid));
-			}
-			if (e)
-				snprintf(why, whylen, "%s", r.error);
-		}
+		if (rd % 2 == 0) /* the odd round after it takes the same order reversed */
+			round_order(o, p, block, rd, order);
+		for (int i = 0; !e && i < o->nmodes; i++)
+			e = block_visit(&b, order[rd % 2 ? o->nmodes - 1 - i : i], why, whylen);
 	}
-	if (attached >= 0)
-		agg[attached].detach_ns += trial_session_detach(s);
-	s->perf = NULL;
-	for (int a = 0; a < o->nmodes; a++) {
-		if (s->env->perf_nevents > 0) {
-			char perr[sizeof(agg[a].perf_error)];
-
-			snprintf(perr, sizeof(perr), "%s", agg[a].perf_error);
-			trial_session_perf_finish(s, &ps[a], perf_on[a], &agg[a]);
-			if (perr[0] && !agg[a].perf_error[0])
-				snprintf(agg[a].perf_error, sizeof(agg[a].perf_error), "%s", perr);
-		}
-		if (e) {
-			json_decref(windows[a]);
-			windows[a] = NULL;
-		}
-	}
+	block_end(&b, e);
 	return e;
 }

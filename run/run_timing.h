@@ -97,9 +97,6 @@ struct timing_plan {
 int timing_calibrate(const struct run_opts *o, struct trial_session *s,
 		     struct timing_plan *p, char *why, size_t whylen);
 
-/* timing_plan_json - run.json's "timing_schedule": the noise and the choice. */
-json_t *timing_plan_json(const struct timing_plan *p);
-
 /* timing_block - block @block: its rounds (every arm visited once per round: attached,
  * warmed up, per_visit windows, detached), each arm's windows summed into @agg[arm] (a
  * trial_result of pass timing: packets, CPU time, conservation summed; valid only if
