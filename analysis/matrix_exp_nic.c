@@ -86,6 +86,18 @@ static void fmt_where(char *buf, size_t len, const json_t *e, const char *mode)
 		 fn ? " (the driver's largest function: `" : "", fn ? fn : "", fn ? "`)" : "");
 }
 
+/* Does @e's driver run XDP natively: its xdp-features' answer, or where the kernel has
+ * none (before 6.3: xdp_native null) whether xdpdrv attached and ran? */
+static const char *native_words(const json_t *e)
+{
+	const json_t *n = json_object_get(json_object_get(e, "dut_nic"), "xdp_native");
+
+	if (json_is_boolean(n))
+		return json_is_true(n) ? "yes" : "no";
+	return matrix_by_mode(json_object_get(e, "modes"), "xdpdrv") ? "yes (it attached)"
+								     : "no (refused)";
+}
+
 /* One row of "Ask your driver": entry @e of NIC experiment @exp. */
 static void driver_row(FILE *out, const json_t *e, const char *exp)
 {
@@ -109,8 +121,7 @@ static void driver_row(FILE *out, const json_t *e, const char *exp)
 	fprintf(out, "| %s (%s) | %s | %s | %s | %s | %s / %s / %s | %s%s%s%s%s |\n",
 		x->nic, json_str_of(nic, "driver", "?"),
 		json_str_of(e, "kernel", ""),
-		!nic ? "?" : json_is_true(json_object_get(nic, "xdp_native")) ? "yes"
-		: "no", dx, dg, bt, bg, bx, wt, *wg ? "; " : "", wg, *wx ? "; " : "", wx);
+		native_words(e), dx, dg, bt, bg, bx, wt, *wg ? "; " : "", wg, *wx ? "; " : "", wx);
 }
 
 void matrix_md_nic(FILE *out, const json_t *matrix, const char *exp)

@@ -139,6 +139,37 @@ static size_t put_args(const char **av, size_t n, const char *const *a, size_t n
 	return n;
 }
 
+/* Is @word an item of the comma list @list? */
+static bool list_names(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *s = list; (s = strstr(s, word)); s += n)
+		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
+			return true;
+	return false;
+}
+
+/* The kernel's @modes and each of @more's (",a,b", or NULL) that @modes lacks, as one
+ * comma list into @buf (@len bytes): an experiment's modes beside the matrix's, never
+ * one twice (xdptc run refuses a mode given twice). */
+static void modes_with(char *buf, size_t len, const char *modes, const char *more)
+{
+	char item[32];
+
+	snprintf(buf, len, "%s", modes);
+	for (const char *s = more; s && *s;) {
+		size_t n;
+
+		s += *s == ',';
+		n = strcspn(s, ",");
+		snprintf(item, sizeof(item), "%.*s", (int)n, s);
+		s += n;
+		if (*item && !list_names(buf, item))
+			snprintf(buf + strlen(buf), len - strlen(buf), ",%s", item);
+	}
+}
+
 /* The experiment of cell task @t (this process is the cell, m->cell_mode): exec its
  * `xdptc run`, the row's own arguments last, with the run lock @lock handed down and
  * @num the packets, repetitions and count repetitions. Returns only when exec fails. */
@@ -162,7 +193,7 @@ static void exec_run(struct matrix *m, const struct matrix_task *t, char num[3][
 	const char *av[ARRAY_SIZE(icount) + MATRIX_EXP_ARGS + 1];
 	size_t n;
 
-	snprintf(modes, sizeof(modes), "%s%s", k->modes, x->modes_more ? x->modes_more : "");
+	modes_with(modes, sizeof(modes), k->modes, x->modes_more);
 	n = x->engine == MATRIX_HOST ? put_args(av, 0, host, ARRAY_SIZE(host))
 				     : put_args(av, 0, icount, ARRAY_SIZE(icount));
 	av[put_args(av, n, x->args, MATRIX_EXP_ARGS)] = NULL;
