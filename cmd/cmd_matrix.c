@@ -292,12 +292,52 @@ static int parse_int_opt(struct matrix *m, int c, const char *arg)
 
 static int matrix_parse_end(struct matrix *m, int argc, char **argv);
 
+/* --profile-packets, --boot, --held-lock, --repeat or --seed as @c, its value @arg into
+ * @m. Returns -1 to go on, or the exit status (said). */
+static int parse_num_opt(struct matrix *m, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_PROFILE:
+		if (parse_count(arg, RUN_PACKETS_MAX, &v) || v < RUN_PACKETS_MIN)
+			return bad_value("--profile-packets", arg, "a packet count");
+		{
+			static char pp[32];
+
+			snprintf(pp, sizeof(pp), "%llu", (unsigned long long)v);
+			m->profile_packets = pp;
+		}
+		return -1;
+	case OPT_BOOT:
+		if (parse_count(arg, MATRIX_MAX_REPEAT, &v) || v < 1)
+			return bad_value("--boot", arg, "1-5");
+		m->boot = (int)v;
+		return -1;
+	case OPT_HELD:
+		if (parse_count(arg, 1 << 20, &v) || v <= 2)
+			return bad_value("--held-lock", arg, "a file descriptor");
+		m->held_lock = (int)v;
+		return -1;
+	case OPT_REPEAT:
+		if (parse_count(arg, MATRIX_MAX_REPEAT, &v) || v < 1)
+			return bad_value("--repeat", arg, "1-5");
+		m->repeat = (int)v;
+		return -1;
+	case OPT_SEED:
+		if (parse_count(arg, UINT64_MAX, &v))
+			return bad_value("--seed", arg, "a number");
+		m->seed = arg;
+		return -1;
+	}
+	return -1;
+}
+
 /* Parse the options into @m. Returns -1 to go on, or the exit status. */
 static int matrix_parse(struct matrix *m, int argc, char **argv)
 {
 	enum drop_mode modes[RUN_MAX_MODES];
-	uint64_t v;
-	int c;
+	int c, e;
 
 	while ((c = cli_next(&cli_cmd_matrix, argc, argv)) > 0) {
 		switch (c) {
@@ -328,16 +368,6 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case OPT_TABLE: m->table = optarg; break;
 		case OPT_BOOTS: m->boots = optarg; break;
 		case OPT_LIST: m->list = true; break;
-		case OPT_PROFILE:
-			if (parse_count(optarg, RUN_PACKETS_MAX, &v) || v < RUN_PACKETS_MIN)
-				return bad_value("--profile-packets", optarg, "a packet count");
-			{
-				static char pp[32];
-
-				snprintf(pp, sizeof(pp), "%llu", (unsigned long long)v);
-				m->profile_packets = pp;
-			}
-			break;
 		case OPT_JSON: m->list_json = true; break;
 		case OPT_CELL: m->cell = optarg; break;
 		case OPT_MERGE: m->nmerge = -1; break;
@@ -351,25 +381,13 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 				return bad_nics(optarg);
 			m->nics = optarg;
 			break;
+		case OPT_PROFILE:
 		case OPT_BOOT:
-			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
-				return bad_value("--boot", optarg, "1-5");
-			m->boot = (int)v;
-			break;
 		case OPT_HELD:
-			if (parse_count(optarg, 1 << 20, &v) || v <= 2)
-				return bad_value("--held-lock", optarg, "a file descriptor");
-			m->held_lock = (int)v;
-			break;
 		case OPT_REPEAT:
-			if (parse_count(optarg, MATRIX_MAX_REPEAT, &v) || v < 1)
-				return bad_value("--repeat", optarg, "1-5");
-			m->repeat = (int)v;
-			break;
 		case OPT_SEED:
-			if (parse_count(optarg, UINT64_MAX, &v))
-				return bad_value("--seed", optarg, "a number");
-			m->seed = optarg;
+			if ((e = parse_num_opt(m, c, optarg)) >= 0)
+				return e;
 			break;
 		}
 	}
