@@ -240,6 +240,13 @@ static const char *setting_of(const json_t *run, const char *key, char *buf, siz
 		if (g || !strcmp(summary_engine(run), "icount"))
 			snprintf(buf, len, "%s%s", g ? json_str_of(g, "kernel_release", "?") : json_str_of(e, "guest_kernel", "?"),
 				 g && json_is_true(json_object_get(g, "emulated_time")) ? " (TCG)" : "");
+	} else if (!strcmp(key, "DUT NIC")) { /* the nic topology's (--nic; default virtio-net) */
+		const json_t *n = json_object_get(run, "dut_nic");
+
+		if (n)
+			snprintf(buf, len, "%s (driver %s)",
+				 json_str_of(json_object_get(run, "settings"), "nic", "virtio-net"),
+				 json_str_of(n, "driver", "?"));
 	} else if (!strcmp(key, "invalid timing trials")) {
 		long long n = 0;
 		size_t i;
@@ -266,7 +273,7 @@ static const char *unset_is_off(const char *v)
 }
 
 static const char *const compare_settings[] = {
-	"topology", "engine", "time metric", "sender", "guest kernel", "machine", "modes",
+	"topology", "engine", "time metric", "sender", "guest kernel", "DUT NIC", "machine", "modes",
 	"packets", "reps", "frame_len", "rate_pps", "threaded_napi", "napi_cpu",
 	"invalid timing trials", NULL,
 };
