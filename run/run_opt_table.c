@@ -52,7 +52,7 @@ const struct run_opt run_opt_table[] = {
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(packets), .imin = RUN_PACKETS_MIN, .imax = RUN_PACKETS_MAX,
 	  .what = "a packet count from 1 to 10^" RUN_STR(RUN_PACKETS_MAX_EXP10) " such as 1M", .json = "packets" },
 	{ "reps", 'r', "N", "repetitions of the timing pass (the alternating schedule's "
-	  "blocks), " RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX) ", in a seeded shuffled order; 6 or more give each delta an interval",
+	  "blocks: at least N, rounded up to a whole number of blocks per segment), " RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX) ", in a seeded shuffled order; 6 or more give each delta an interval",
 	  "per topology", "REPS",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(reps), .imin = RUN_REPS_MIN, .imax = RUN_REPS_MAX,
 	  .what = RUN_STR(RUN_REPS_MIN) "-" RUN_STR(RUN_REPS_MAX) " repetitions", .json = "reps" },
@@ -92,7 +92,8 @@ const struct run_opt run_opt_table[] = {
 	  RUN_STR(RUN_SEGMENTS_MAX), .flags = RUN_OPT_ALTERNATING, .json = "segments" },
 	{ "target", OPT_TARGET, "PCT", "alternating: the half-width, in percent, that the "
 	  "noise measured predicts for an A/A pair and the number of rounds aims at (with or "
-	  "without --aa; within the budget), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
+	  "without --aa; within the budget); the run stops early once the A/A pair is within "
+	  "it and every other arm within twice it (docs/method.md), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
 	  RUN_STR(RUN_TARGET_PCT_MAX), "0.5", "TARGET",
 	  .type = RUN_OPT_PERCENT, RUN_OPT_AT(target_halfwidth), .min = RUN_TARGET_PCT_MIN,
 	  .max = RUN_TARGET_PCT_MAX, .dflt = 0.5, .what = "a percentage from " RUN_STR(RUN_TARGET_PCT_MIN)
