@@ -26,7 +26,6 @@
 #include "run_ctx.h"
 #include "run_dirs.h"
 #include "run_json.h"
-#include "run_offered.h"
 #include "run_passes.h"
 #include "run_rate.h"
 #include "run_signals.h"
@@ -93,7 +92,7 @@ static int run_topology_up(struct run_ctx *c)
 	 * writes its windows for the agent to read (virtio.sh: INSNS_OUT) */
 	if (c->icount_dut && realpath(c->dir, c->share))
 		t->share = c->share;
-	if (run_topology_cmd(o, c->td->script, "up", t) || !t->dut_dev[0]) {
+	if (run_topology_cmd(o, c->td, "up", t) || !t->dut_dev[0]) {
 		if (run_stopped())
 			fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");
 		else
@@ -319,7 +318,7 @@ static void run_teardown(struct run_ctx *c)
 		dut_close(&c->dut);
 	if (c->topology_tried) {
 		fprintf(stderr, "xdptc: %s topology %s: down\n", c->o.topology, c->topo.prefix);
-		run_topology_cmd(&c->o, c->td->script, "down", &c->topo);
+		run_topology_cmd(&c->o, c->td, "down", &c->topo);
 	}
 	json_decref(c->run);
 	json_decref(c->doctor);
@@ -371,27 +370,8 @@ int run_main(const struct run_opts *opts)
 	if (run_check_rx_path(c))
 		goto out;
 	e = run_passes(c); /* phase 8 (run_passes.c) */
-	if (!e && c->td->outside) { /* each trial's offered rate against the run's median */
-		json_t *rate = run_offered_check(c->trials, c->o.rate_tolerance);
-
-		if (rate && json_integer_value(json_object_get(rate, "invalid")))
-			fprintf(stderr, "xdptc: %lld trial(s) invalid: their offered rate is more "
-					"than %.1f%% from their pass's median (the timing pass's: "
-					"%.0f pps)\n",
-				(long long)json_integer_value(json_object_get(rate, "invalid")),
-				100 * c->o.rate_tolerance,
-				json_number_value(json_object_get(rate, "median_pps")));
-		json_object_set_new(c->run, "offered_rate", rate ? rate : json_null());
-		/* no valid timing trial: nothing came, or nothing steady; said, and a failure */
-		if (!rate || !json_is_number(json_object_get(json_object_get(rate,
-								"median_pps_by_pass"), "timing"))) {
-			snprintf(c->why, sizeof(c->why), "no timing trial on %s is valid: no traffic "
-				 "came, or none the program decided (is the generator sending, to "
-				 "UDP port %u?)", c->o.dev, (unsigned)c->o.port);
-			fprintf(stderr, "xdptc: %s\n", c->why);
-			e = -EIO;
-		}
-	}
+	if (!e && c->td->after_passes) /* the topology's checks of what was measured */
+		e = c->td->after_passes(c);
 	if (!e && c->o.find_max_rate)
 		e = run_rate_searches(&c->o, &c->env, c->remote, c->napi_pids, c->n_napi, c->run,
 				      c->why, sizeof(c->why));
