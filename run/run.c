@@ -169,15 +169,11 @@ static int run_metrics_plan(struct run_ctx *c)
 	fprintf(stderr, "xdptc: time per packet from %s\n",
 		c->icount_dut ? "the guest's NAPI thread and ksoftirqd time (icount: instructions)"
 		: o->inside_icount ? "per-task CPU time in the icount guest (instructions)"
-		: c->remote ? "the guest's vCPU thread time"
-		: c->td->outside ? "the NET_RX softirq and the NIC's hard IRQs on every CPU, and "
-				   "the device's threaded-NAPI threads"
-		: "per-task CPU time");
+		: c->td->scope.time ? c->td->scope.time : "per-task CPU time");
 	if (c->perf_n)
 		fprintf(stderr, "xdptc: perf stat counts %s over each timing window on %s%s%s\n",
-			o->pmu_events, c->remote ? "the guest's vCPU threads"
-				       : c->td->outside ? "the receive CPUs (perf stat -a -C)"
-						 : "the sender thread and the softirq/NAPI threads",
+			o->pmu_events, c->td->scope.perf ? c->td->scope.perf
+				       : "the sender thread and the softirq/NAPI threads",
 			c->have_pmu ? "" : "; hardware events: ", c->have_pmu ? "" : c->pmu_why);
 	else
 		fprintf(stderr, "xdptc: perf events not counted: %s\n", c->pmu_why);
@@ -242,13 +238,10 @@ static void run_json_head(struct run_ctx *c)
 						    "metric", c->perf_events[i].metric));
 	json_object_set_new(set, "perf_events", ev);
 	json_object_set_new(set, "perf_scope",
-			    c->perf_n ? json_string(c->remote ? "the guest's vCPU threads (host side)"
-						    : c->td->outside ? "the receive CPUs, everything "
-								       "on them (perf stat -a -C)"
-							      : "the sender thread and the DUT's "
-								"softirq/NAPI threads, as "
-								"cpu_ns_per_pkt")
-				      : json_null());
+			    !c->perf_n ? json_null()
+			    : json_string(c->td->scope.perf_json ? c->td->scope.perf_json
+					  : "the sender thread and the DUT's softirq/NAPI "
+					    "threads, as cpu_ns_per_pkt"));
 	if (!c->perf_n)
 		json_object_set_new(set, "perf_events_reason", json_string(c->pmu_why));
 	json_object_set_new(run, "doctor", c->doctor);

@@ -34,6 +34,15 @@ struct topology_defaults {
 #define TOPOLOGY_REBUILD (1u << 4)       /* the alternating pass's segments build the
 					  * topology anew (down, up, the DUT opened again) */
 
+/* Where a topology's time per packet and perf events are read, in words; NULL: a local
+ * DUT's (per-task CPU time of the sender thread and the DUT's softirq/NAPI threads). */
+struct topology_scope {
+	const char *time;      /* stderr's "time per packet from ..." */
+	const char *perf;      /* stderr's "perf stat counts EVENTS over each timing window
+				* on ..." */
+	const char *perf_json; /* run.json's settings.perf_scope */
+};
+
 /* A key that only one topology's script prints (KEY=VALUE of its `up`): its owner's, read
  * into the owner's own buffer, never a field of the shared struct topology
  * (topology_script.h). A table of them ends with { NULL }. */
@@ -81,6 +90,8 @@ struct topology_desc {
 				* kernel and its NIC frees it, apart from the skb the DUT
 				* receives (nic: one more skb built per packet, in every
 				* mode); run.json's sender_skb_apart */
+	struct topology_scope scope; /* where its time and perf events are read (the host
+				      * engine's; under icount the engine's words) */
 	const char *timed;   /* what the time per packet counts, a phrase for summary.md's
 			      * "Time:" line (run.json's "timed"), or NULL: the sender
 			      * thread, which runs the veth receive softirq, and the

@@ -178,6 +178,10 @@ const struct topology_desc topology_dev = {
 	.icount = { .reps = 10 },
 	.no_flame = NULL,
 	.outside = true,
+	.scope = { .time = "the NET_RX softirq and the NIC's hard IRQs on every CPU, and the "
+			   "device's threaded-NAPI threads",
+		   .perf = "the receive CPUs (perf stat -a -C)",
+		   .perf_json = "the receive CPUs, everything on them (perf stat -a -C)" },
 	.preflight = dev_preflight,
 	.dut_open = dev_dut_open,
 	.trial_env = dev_trial_env,
