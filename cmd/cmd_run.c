@@ -316,13 +316,18 @@ static int run_opts_arms_sizes(struct run_parse *p, const struct topology_desc *
 		if (n > 0)
 			p->o.nmodes = n;
 	}
-	for (int i = 0; i < p->o.nmodes; i++)
-		if (p->o.modes[i] == MODE_NETKIT && !(td->allows & TOPOLOGY_NETKIT)) {
-			fprintf(stderr, "xdptc: --modes netkit: the netkit mode runs on --topology "
-					"%s only (a netkit pair beside a veth pair)\n",
-				topology_names(TOPOLOGY_NETKIT, NULL, ", ", " or "));
+	/* a mode that some topology owns runs there only (its own_modes) */
+	for (int i = 0; i < p->o.nmodes; i++) {
+		int m = p->o.modes[i];
+		const struct topology_desc *owner = topology_mode_owner(m);
+
+		if (owner && !(td->own_modes & (1u << m))) {
+			fprintf(stderr, "xdptc: --modes %s: the %s mode runs on --topology %s only "
+					"(%s)\n", drop_mode_name(m), drop_mode_name(m),
+				topology_mode_owners(m, NULL, ", ", " or "), owner->own_modes_why);
 			return EXIT_USAGE;
 		}
+	}
 	/* the topology's defaults under this engine (topology_NAME.c) */
 	df = icount ? &td->icount : &td->host;
 	if (!given(p, OPT_PACKETS))

@@ -100,7 +100,7 @@ static void help_with(struct cli_opt *x, const char *token, const char *text, ch
 }
 
 /* --modes's help, default and brief: every mode of drop_mode.c, the topologies that take
- * a mode only some allow (netkit), and each topology's default modes. */
+ * a mode only some allow (a topology's own_modes), and each topology's default modes. */
 static void modes_words(struct cli_opt *x)
 {
 	static char help[384], deflt[256], brief[256];
@@ -115,10 +115,14 @@ static void modes_words(struct cli_opt *x)
 		b += (size_t)snprintf(brief + b, sizeof(brief) - b, "%s`%s`", m ? ", " : "comma list of ",
 				      drop_mode_name(m));
 	}
-	snprintf(help + h, sizeof(help) - h, " (netkit: the %s topology only)",
-		 topology_names(TOPOLOGY_NETKIT, NULL, ", ", NULL));
-	snprintf(brief + b, sizeof(brief) - b, " (`netkit`: %s only)",
-		 topology_names(TOPOLOGY_NETKIT, "`%s`", ", ", NULL));
+	for (int m = 0; m < MODE_NR; m++) { /* a mode some topology owns (its own_modes) */
+		if (!topology_mode_owner(m) || h >= sizeof(help) || b >= sizeof(brief))
+			continue;
+		h += (size_t)snprintf(help + h, sizeof(help) - h, " (%s: the %s topology only)",
+				      drop_mode_name(m), topology_mode_owners(m, NULL, ", ", NULL));
+		b += (size_t)snprintf(brief + b, sizeof(brief) - b, " (`%s`: %s only)",
+				      drop_mode_name(m), topology_mode_owners(m, "`%s`", ", ", NULL));
+	}
 	d += (size_t)snprintf(deflt, sizeof(deflt), "%s", topologies[0]->modes ?: "tc,xdpdrv");
 	for (int i = 1; topologies[i]; i++)
 		if (topologies[i]->modes)

@@ -145,7 +145,7 @@ static int icount_boot(const struct run_opts *o, struct icount_run *ir)
 	ir->topo.feed = topology_find(o->topology)->icount_feed;
 	fprintf(stderr, "xdptc: icount engine: booting a TCG guest with -icount shift=0,sleep=off "
 			"(the %s experiment runs inside it; results into %s)\n", o->topology, ir->share);
-	if (run_topology_cmd(o, topology_virtio.script, "up", &ir->topo) || !ir->topo.ctl_sock[0]) {
+	if (run_topology_cmd(o, &topology_virtio, "up", &ir->topo) || !ir->topo.ctl_sock[0]) {
 		fprintf(stderr, run_stopped() ? "\nxdptc: interrupted; cleaning up\n"
 					      : "xdptc: the icount guest did not start (see above)\n");
 		return run_stopped() ? 130 : 1;
@@ -301,7 +301,7 @@ int icount_engine_run(const struct run_opts *o)
 	if (ir.have_dut)
 		dut_close(&ir.dut);
 	if (ir.topo.up || ir.topo.prefix[0]) {
-		run_topology_cmd(o, topology_virtio.script, "down", &ir.topo);
+		run_topology_cmd(o, &topology_virtio, "down", &ir.topo);
 		fprintf(stderr, "xdptc: icount guest %s: down\n", ir.topo.prefix);
 	}
 	unlink(ir.optp);

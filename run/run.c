@@ -26,7 +26,6 @@
 #include "run_ctx.h"
 #include "run_dirs.h"
 #include "run_json.h"
-#include "run_offered.h"
 #include "run_passes.h"
 #include "run_rate.h"
 #include "run_signals.h"
@@ -93,7 +92,7 @@ static int run_topology_up(struct run_ctx *c)
 	 * writes its windows for the agent to read (virtio.sh: INSNS_OUT) */
 	if (c->icount_dut && realpath(c->dir, c->share))
 		t->share = c->share;
-	if (run_topology_cmd(o, c->td->script, "up", t) || !t->dut_dev[0]) {
+	if (run_topology_cmd(o, c->td, "up", t) || !t->dut_dev[0]) {
 		if (run_stopped())
 			fprintf(stderr, "\nxdptc: interrupted; cleaning up\n");
 		else
@@ -170,15 +169,11 @@ static int run_metrics_plan(struct run_ctx *c)
 	fprintf(stderr, "xdptc: time per packet from %s\n",
 		c->icount_dut ? "the guest's NAPI thread and ksoftirqd time (icount: instructions)"
 		: o->inside_icount ? "per-task CPU time in the icount guest (instructions)"
-		: c->remote ? "the guest's vCPU thread time"
-		: c->td->outside ? "the NET_RX softirq and the NIC's hard IRQs on every CPU, and "
-				   "the device's threaded-NAPI threads"
-		: "per-task CPU time");
+		: c->td->scope.time ? c->td->scope.time : "per-task CPU time");
 	if (c->perf_n)
 		fprintf(stderr, "xdptc: perf stat counts %s over each timing window on %s%s%s\n",
-			o->pmu_events, c->remote ? "the guest's vCPU threads"
-				       : c->td->outside ? "the receive CPUs (perf stat -a -C)"
-						 : "the sender thread and the softirq/NAPI threads",
+			o->pmu_events, c->td->scope.perf ? c->td->scope.perf
+				       : "the sender thread and the softirq/NAPI threads",
 			c->have_pmu ? "" : "; hardware events: ", c->have_pmu ? "" : c->pmu_why);
 	else
 		fprintf(stderr, "xdptc: perf events not counted: %s\n", c->pmu_why);
@@ -243,13 +238,10 @@ static void run_json_head(struct run_ctx *c)
 						    "metric", c->perf_events[i].metric));
 	json_object_set_new(set, "perf_events", ev);
 	json_object_set_new(set, "perf_scope",
-			    c->perf_n ? json_string(c->remote ? "the guest's vCPU threads (host side)"
-						    : c->td->outside ? "the receive CPUs, everything "
-								       "on them (perf stat -a -C)"
-							      : "the sender thread and the DUT's "
-								"softirq/NAPI threads, as "
-								"cpu_ns_per_pkt")
-				      : json_null());
+			    !c->perf_n ? json_null()
+			    : json_string(c->td->scope.perf_json ? c->td->scope.perf_json
+					  : "the sender thread and the DUT's softirq/NAPI "
+					    "threads, as cpu_ns_per_pkt"));
 	if (!c->perf_n)
 		json_object_set_new(set, "perf_events_reason", json_string(c->pmu_why));
 	json_object_set_new(run, "doctor", c->doctor);
@@ -320,7 +312,7 @@ static void run_teardown(struct run_ctx *c)
 		dut_close(&c->dut);
 	if (c->topology_tried) {
 		fprintf(stderr, "xdptc: %s topology %s: down\n", c->o.topology, c->topo.prefix);
-		run_topology_cmd(&c->o, c->td->script, "down", &c->topo);
+		run_topology_cmd(&c->o, c->td, "down", &c->topo);
 	}
 	json_decref(c->run);
 	json_decref(c->doctor);
@@ -372,27 +364,8 @@ int run_main(const struct run_opts *opts)
 	if (run_check_rx_path(c))
 		goto out;
 	e = run_passes(c); /* phase 8 (run_passes.c) */
-	if (!e && c->td->outside) { /* each trial's offered rate against the run's median */
-		json_t *rate = run_offered_check(c->trials, c->o.rate_tolerance);
-
-		if (rate && json_integer_value(json_object_get(rate, "invalid")))
-			fprintf(stderr, "xdptc: %lld trial(s) invalid: their offered rate is more "
-					"than %.1f%% from their pass's median (the timing pass's: "
-					"%.0f pps)\n",
-				(long long)json_integer_value(json_object_get(rate, "invalid")),
-				100 * c->o.rate_tolerance,
-				json_number_value(json_object_get(rate, "median_pps")));
-		json_object_set_new(c->run, "offered_rate", rate ? rate : json_null());
-		/* no valid timing trial: nothing came, or nothing steady; said, and a failure */
-		if (!rate || !json_is_number(json_object_get(json_object_get(rate,
-								"median_pps_by_pass"), "timing"))) {
-			snprintf(c->why, sizeof(c->why), "no timing trial on %s is valid: no traffic "
-				 "came, or none the program decided (is the generator sending, to "
-				 "UDP port %u?)", c->o.dev, (unsigned)c->o.port);
-			fprintf(stderr, "xdptc: %s\n", c->why);
-			e = -EIO;
-		}
-	}
+	if (!e && c->td->after_passes) /* the topology's checks of what was measured */
+		e = c->td->after_passes(c);
 	if (!e && c->o.find_max_rate)
 		e = run_rate_searches(&c->o, &c->env, c->remote, c->napi_pids, c->n_napi, c->run,
 				      c->why, sizeof(c->why));

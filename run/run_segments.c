@@ -40,11 +40,11 @@ static int rebuild(struct run_ctx *c, struct trial_session *s)
 	dut_keep_programs(&c->dut, false);
 	dut_close(&c->dut);
 	c->have_dut = false;
-	run_topology_cmd(&c->o, c->td->script, "down", &c->topo);
+	run_topology_cmd(&c->o, c->td, "down", &c->topo);
 	c->topo.up = 0;
 	if (run_stopped())
 		return -EINTR;
-	if (run_topology_cmd(&c->o, c->td->script, "up", &c->topo) || !c->topo.dut_dev[0] ||
+	if (run_topology_cmd(&c->o, c->td, "up", &c->topo) || !c->topo.dut_dev[0] ||
 	    c->td->dut_open(c)) {
 		snprintf(c->why, sizeof(c->why), "building the %s topology anew for a segment "
 			 "failed", c->o.topology);

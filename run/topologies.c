@@ -19,19 +19,16 @@ const struct topology_desc *topology_find(const char *name)
 	return NULL;
 }
 
-const char *topology_names(unsigned int allows, const char *fmt, const char *sep,
-			   const char *last_sep)
+/* The names of @t[0..@nt), each by @fmt, joined (topology_names' words), in one of four
+ * static buffers, used in turn. */
+static const char *names_join(const struct topology_desc *const *t, int nt, const char *fmt,
+			      const char *sep, const char *last_sep)
 {
 	static char buf[4][256];
 	static int next;
 	char *b = buf[next++ % 4];
-	const struct topology_desc *t[NTOPOLOGIES];
-	int nt = 0;
 	size_t n = 0;
 
-	for (int i = 0; topologies[i]; i++)
-		if ((topologies[i]->allows & allows) == allows)
-			t[nt++] = topologies[i];
 	b[0] = '\0';
 	for (int i = 0; i < nt && n < sizeof(buf[0]); i++) {
 		n += (size_t)snprintf(b + n, sizeof(buf[0]) - n, "%s",
@@ -41,6 +38,38 @@ const char *topology_names(unsigned int allows, const char *fmt, const char *sep
 					      t[i]->name);
 	}
 	return b;
+}
+
+const char *topology_names(unsigned int allows, const char *fmt, const char *sep,
+			   const char *last_sep)
+{
+	const struct topology_desc *t[NTOPOLOGIES];
+	int nt = 0;
+
+	for (int i = 0; topologies[i]; i++)
+		if ((topologies[i]->allows & allows) == allows)
+			t[nt++] = topologies[i];
+	return names_join(t, nt, fmt, sep, last_sep);
+}
+
+const struct topology_desc *topology_mode_owner(int mode)
+{
+	for (int i = 0; topologies[i]; i++)
+		if (topologies[i]->own_modes & (1u << mode))
+			return topologies[i];
+	return NULL;
+}
+
+const char *topology_mode_owners(int mode, const char *fmt, const char *sep,
+				 const char *last_sep)
+{
+	const struct topology_desc *t[NTOPOLOGIES];
+	int nt = 0;
+
+	for (int i = 0; topologies[i]; i++)
+		if (topologies[i]->own_modes & (1u << mode))
+			t[nt++] = topologies[i];
+	return names_join(t, nt, fmt, sep, last_sep);
 }
 
 const char *topology_help(void)

@@ -21,6 +21,15 @@ const struct topology_desc *topology_find(const char *name);
 const char *topology_names(unsigned int allows, const char *fmt, const char *sep,
 			   const char *last_sep);
 
+/* topology_mode_owner - the first topology that owns drop mode @mode (its own_modes:
+ * no other runs it), or NULL: every topology may run it. */
+const struct topology_desc *topology_mode_owner(int mode);
+
+/* topology_mode_owners - the names of the topologies that own @mode, in
+ * topology_names' words and buffers ("" when none does). */
+const char *topology_mode_owners(int mode, const char *fmt, const char *sep,
+				 const char *last_sep);
+
 /* topology_help - "NAME: what it is; NAME: ..." for --help and the manual, in a static
  * buffer. */
 const char *topology_help(void);

@@ -31,9 +31,26 @@ struct topology_defaults {
 					  * this machine's) */
 #define TOPOLOGY_GUEST_KERNEL (1u << 1)  /* --guest-kernel on the host engine */
 #define TOPOLOGY_NIC_MODEL (1u << 5)     /* --nic: the DUT's qemu NIC model */
-#define TOPOLOGY_NETKIT (1u << 3)        /* the netkit mode (a netkit pair beside the DUT) */
 #define TOPOLOGY_REBUILD (1u << 4)       /* the alternating pass's segments build the
 					  * topology anew (down, up, the DUT opened again) */
+
+/* Where a topology's time per packet and perf events are read, in words; NULL: a local
+ * DUT's (per-task CPU time of the sender thread and the DUT's softirq/NAPI threads). */
+struct topology_scope {
+	const char *time;      /* stderr's "time per packet from ..." */
+	const char *perf;      /* stderr's "perf stat counts EVENTS over each timing window
+				* on ..." */
+	const char *perf_json; /* run.json's settings.perf_scope */
+};
+
+/* A key that only one topology's script prints (KEY=VALUE of its `up`): its owner's, read
+ * into the owner's own buffer, never a field of the shared struct topology
+ * (topology_script.h). A table of them ends with { NULL }. */
+struct topology_key {
+	const char *key; /* KEY, as the script prints it */
+	char *val;       /* where its value goes ("" when the script printed none) */
+	size_t len;      /* sizeof the buffer */
+};
 
 /* One topology. The callbacks get the run as it stands (run_ctx.h); NULL: nothing to do. */
 struct topology_desc {
@@ -44,6 +61,10 @@ struct topology_desc {
 	struct topology_defaults host, icount; /* per engine */
 	unsigned int allows; /* TOPOLOGY_* */
 	const char *modes;   /* the default --modes, a comma list (NULL: tc,xdpdrv) */
+	unsigned int own_modes; /* (1u << MODE_*): modes only this topology runs; every
+				 * topology that does not own one refuses it, saying so */
+	const char *own_modes_why; /* why they need this topology, a phrase for the refusal */
+	const struct topology_key *keys; /* its script's keys of its own, or NULL */
 	bool remote;         /* the DUT is a guest, driven through its agent (dut_remote.c);
 			      * else this machine's namespace (dut_local.c) */
 	const char *doctor_item; /* doctor's item that says whether native XDP works on the
@@ -69,6 +90,8 @@ struct topology_desc {
 				* kernel and its NIC frees it, apart from the skb the DUT
 				* receives (nic: one more skb built per packet, in every
 				* mode); run.json's sender_skb_apart */
+	struct topology_scope scope; /* where its time and perf events are read (the host
+				      * engine's; under icount the engine's words) */
 	const char *timed;   /* what the time per packet counts, a phrase for summary.md's
 			      * "Time:" line (run.json's "timed"), or NULL: the sender
 			      * thread, which runs the veth receive softirq, and the
@@ -87,6 +110,10 @@ struct topology_desc {
 	/* what run.json says of the topology beyond the run's own keys (a guest's
 	 * description and its doctor) */
 	void (*json_describe)(struct run_ctx *c, struct json_t *run);
+	/* after the passes, before the rate search: the topology's own checks of what was
+	 * measured (c->trials), recorded in c->run. Returns 0, or a negative errno (said
+	 * why, in c->why): the run fails, what it measured kept. NULL: nothing to check. */
+	int (*after_passes)(struct run_ctx *c);
 };
 
 /* The topologies, in the order --help lists them: X(NAME) declares topology_NAME, the

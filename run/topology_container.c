@@ -25,6 +25,20 @@
 /* Why netkit is left out of this run (NULL: it is not), for run.json. */
 static char netkit_refused[192];
 
+/* container.sh's keys of its own: the netkit pair beside the veth pair (its peer in the
+ * container's namespace, its primary in the host side's), or why there is none */
+static char nk_snd_dev[16], nk_dut_dev[16], nk_snd_addr[48], nk_dut_addr[48];
+static char nk_reason[160];
+
+static const struct topology_key container_keys[] = {
+	{ "NETKIT_SND_DEV", nk_snd_dev, sizeof(nk_snd_dev) },
+	{ "NETKIT_DUT_DEV", nk_dut_dev, sizeof(nk_dut_dev) },
+	{ "NETKIT_SND_ADDR", nk_snd_addr, sizeof(nk_snd_addr) },
+	{ "NETKIT_DUT_ADDR", nk_dut_addr, sizeof(nk_dut_addr) },
+	{ "NETKIT_REASON", nk_reason, sizeof(nk_reason) },
+	{ NULL, NULL, 0 },
+};
+
 static bool has_mode(const struct run_opts *o, enum drop_mode m)
 {
 	for (int i = 0; i < o->nmodes; i++)
@@ -95,19 +109,19 @@ static int container_dut_open(struct run_ctx *c)
 
 	netkit_refused[0] = '\0';
 	dut_local_init(&c->dut, t->dut_ns, t->dut_dev);
-	if (t->nk_dut_dev[0]) {
-		c->dut.dev2 = t->nk_dut_dev;
+	if (nk_dut_dev[0]) {
+		c->dut.dev2 = nk_dut_dev;
 		c->dut.dev2_modes = 1u << MODE_NETKIT;
 		fprintf(stderr, "xdptc: the container %s sends through the veth %s -> %s and the "
 				"netkit %s -> %s (netkit peer programs on %s)\n", t->snd_ns,
-			t->snd_dev, t->dut_dev, t->nk_snd_dev, t->nk_dut_dev, t->nk_dut_dev);
+			t->snd_dev, t->dut_dev, nk_snd_dev, nk_dut_dev, nk_dut_dev);
 		return 0;
 	}
 	fprintf(stderr, "xdptc: the container %s sends through the veth %s -> %s; no netkit "
 			"pair: %s\n", t->snd_ns, t->snd_dev, t->dut_dev,
-		t->nk_reason[0] ? t->nk_reason : "its script made none");
+		nk_reason[0] ? nk_reason : "its script made none");
 	if (has_mode(&c->o, MODE_NETKIT))
-		return netkit_leave_out(c, t->nk_reason[0] ? t->nk_reason
+		return netkit_leave_out(c, nk_reason[0] ? nk_reason
 							 : "the topology has no netkit pair");
 	return 0;
 }
@@ -119,9 +133,9 @@ static int container_trial_env(struct run_ctx *c, struct trial_env *env)
 {
 	env->cpu_source = CPU_SENDER_AND_SOFTIRQ;
 	env->veth_pair = true; /* netkit too counts a full backlog's drop on both ends */
-	if (c->topo.nk_dut_dev[0]) {
-		env->path2_snd_dev = c->topo.nk_snd_dev;
-		env->path2_dst_addr = c->topo.nk_dut_addr;
+	if (nk_dut_dev[0]) {
+		env->path2_snd_dev = nk_snd_dev;
+		env->path2_dst_addr = nk_dut_addr;
 		env->path2_modes = 1u << MODE_NETKIT;
 	}
 	if (c->o.sender_cpu >= 0)
@@ -139,10 +153,10 @@ static void container_json_describe(struct run_ctx *c, json_t *run)
 			    json_pack("{s:s, s:s, s:s, s:s, s:s?, s:s?, s:s?, s:s?}",
 				      "netns", t->snd_ns, "host_netns", t->dut_ns,
 				      "veth", t->snd_dev, "veth_host", t->dut_dev,
-				      "netkit_peer", t->nk_snd_dev[0] ? t->nk_snd_dev : NULL,
-				      "netkit_primary", t->nk_dut_dev[0] ? t->nk_dut_dev : NULL,
-				      "netkit_mode", t->nk_dut_dev[0] ? "l3" : NULL,
-				      "netkit_missing", t->nk_reason[0] ? t->nk_reason : NULL));
+				      "netkit_peer", nk_snd_dev[0] ? nk_snd_dev : NULL,
+				      "netkit_primary", nk_dut_dev[0] ? nk_dut_dev : NULL,
+				      "netkit_mode", nk_dut_dev[0] ? "l3" : NULL,
+				      "netkit_missing", nk_reason[0] ? nk_reason : NULL));
 	if (netkit_refused[0])
 		json_array_append_new(refused, json_pack("{s:s, s:s}", "mode", "netkit", "reason",
 							 netkit_refused));
@@ -156,8 +170,10 @@ const struct topology_desc topology_container = {
 	/* the veth topology's: the same kind of path, one arm more */
 	.host = { .packets = 200000, .reps = 21 },
 	.icount = { .packets = 20000, .reps = 11 },
-	.allows = TOPOLOGY_NETKIT,
 	.modes = "tc,tcx,xdpdrv,netkit",
+	.own_modes = 1u << MODE_NETKIT,
+	.own_modes_why = "a netkit pair beside a veth pair",
+	.keys = container_keys,
 	.icount_inside = true,
 	.doctor_item = "xdp_native_veth",
 	.preflight = container_preflight,

@@ -25,6 +25,7 @@
 #include "dut_local.h"
 #include "mode_refuse.h"
 #include "run_ctx.h"
+#include "run_offered.h"
 #include "rx_time.h"
 
 #define DEV_EXIT_USAGE 2 /* a device that is not there, or not to be touched: refused */
@@ -143,6 +144,31 @@ static void dev_json_describe(struct run_ctx *c, json_t *run)
 							     : json_array());
 }
 
+/* After the passes: each trial's offered rate against its pass's median (run_offered.c),
+ * run.json's "offered_rate"; no valid timing trial (nothing came, or nothing steady) is
+ * a failure. Returns 0, or -EIO (said why). */
+static int dev_after_passes(struct run_ctx *c)
+{
+	json_t *rate = run_offered_check(c->trials, c->o.rate_tolerance);
+
+	if (rate && json_integer_value(json_object_get(rate, "invalid")))
+		fprintf(stderr, "xdptc: %lld trial(s) invalid: their offered rate is more than "
+				"%.1f%% from their pass's median (the timing pass's: %.0f pps)\n",
+			(long long)json_integer_value(json_object_get(rate, "invalid")),
+			100 * c->o.rate_tolerance,
+			json_number_value(json_object_get(rate, "median_pps")));
+	json_object_set_new(c->run, "offered_rate", rate ? rate : json_null());
+	if (!rate || !json_is_number(json_object_get(json_object_get(rate, "median_pps_by_pass"),
+						     "timing"))) {
+		snprintf(c->why, sizeof(c->why), "no timing trial on %s is valid: no traffic came, "
+			 "or none the program decided (is the generator sending, to UDP port %u?)",
+			 c->o.dev, (unsigned)c->o.port);
+		fprintf(stderr, "xdptc: %s\n", c->why);
+		return -EIO;
+	}
+	return 0;
+}
+
 const struct topology_desc topology_dev = {
 	.name = "dev",
 	.script = "dev.sh",
@@ -152,8 +178,13 @@ const struct topology_desc topology_dev = {
 	.icount = { .reps = 10 },
 	.no_flame = NULL,
 	.outside = true,
+	.scope = { .time = "the NET_RX softirq and the NIC's hard IRQs on every CPU, and the "
+			   "device's threaded-NAPI threads",
+		   .perf = "the receive CPUs (perf stat -a -C)",
+		   .perf_json = "the receive CPUs, everything on them (perf stat -a -C)" },
 	.preflight = dev_preflight,
 	.dut_open = dev_dut_open,
 	.trial_env = dev_trial_env,
 	.json_describe = dev_json_describe,
+	.after_passes = dev_after_passes,
 };

@@ -8,9 +8,11 @@
 #define XDPTC_TOPOLOGY_SCRIPT_H
 
 #include "run_opts.h"
+#include "topology.h"
 
-/* A topology as its script printed it (KEY=VALUE lines of `SCRIPT up PREFIX`); a key a
- * script does not print stays "". */
+/* A topology as its script printed it (KEY=VALUE lines of `SCRIPT up PREFIX`): the keys
+ * more than one topology prints; a key a script does not print stays "". A key that only
+ * one topology prints is its own (topology_desc.keys), never a field here. */
 struct topology {
 	char prefix[16];
 	char snd_ns[32], dut_ns[32], snd_dev[16], dut_dev[16], snd_addr[48], dut_addr[48];
@@ -18,10 +20,6 @@ struct topology {
 	char ctl_sock[128], accel[16], accel_reason[128], guest_kernel[64], qemu_version[128];
 	char qemu_pid[16];
 	char icount[64];     /* virtio.sh with ICOUNT=1: qemu's -icount arguments */
-	/* container.sh: the netkit pair beside the veth pair (its peer in snd_ns, its
-	 * primary in dut_ns), or why there is none (NETKIT_REASON) */
-	char nk_snd_dev[16], nk_dut_dev[16], nk_snd_addr[48], nk_dut_addr[48];
-	char nk_reason[160];
 	const char *feed;    /* virtio.sh's FEED (the icount engine's guest: "hub"), or
 			      * NULL: a host tap */
 	const char *share;   /* the icount engine: the host directory the guest mounts
@@ -29,15 +27,15 @@ struct topology {
 	int up;
 };
 
-/* run_topology_cmd - `sh TOPOLOGIES/@script @verb PREFIX` with this process as the
- * topology's owner (XDPTC_OWNER_PID), with the script's settings from @o and @t
- * (ICOUNT=1 under the icount engine, else 0; GUEST_KERNEL; XDPTC_SHARE; XDPTC_BIN: this
- * binary), in a process
- * group of its own, with stdin from /dev/null and SIGTERM as its parent-death signal;
- * for "up" the KEY=VALUE lines fill @t, and a stop (SIGINT, SIGTERM, SIGHUP) meanwhile
+/* run_topology_cmd - `sh TOPOLOGIES/SCRIPT @verb PREFIX` for topology @td (its script)
+ * with this process as the topology's owner (XDPTC_OWNER_PID), with the script's
+ * settings from @o and @t (ICOUNT=1 under the icount engine, else 0; GUEST_KERNEL;
+ * XDPTC_SHARE; XDPTC_BIN: this binary), in a process group of its own, with stdin from
+ * /dev/null and SIGTERM as its parent-death signal; for "up" the KEY=VALUE lines fill @t
+ * and @td's own keys (emptied first), and a stop (SIGINT, SIGTERM, SIGHUP) meanwhile
  * sends SIGTERM to its group, upon which it removes what it made. Returns 0, or -EIO
  * when the script failed (it printed why), -errno when it could not run. */
-int run_topology_cmd(const struct run_opts *o, const char *script, const char *verb,
-		     struct topology *t);
+int run_topology_cmd(const struct run_opts *o, const struct topology_desc *td,
+		     const char *verb, struct topology *t);
 
 #endif

@@ -109,6 +109,8 @@ const struct topology_desc topology_virtio = {
 	.icount_as = "nic",
 	.no_flame = "not for a guest (the host's perf sees qemu, not the guest's kernel)",
 	.remote = true,
+	.scope = { .time = "the guest's vCPU thread time", .perf = "the guest's vCPU threads",
+		   .perf_json = "the guest's vCPU threads (host side)" },
 	.dut_open = virtio_dut_open,
 	.trial_env = virtio_trial_env,
 	.json_describe = virtio_json_describe,
