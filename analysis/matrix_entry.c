@@ -10,6 +10,17 @@
 #include "json_read.h"
 #include "summary_words.h"
 
+bool matrix_has_experiment(const json_t *matrix, const char *exp)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, e)
+		if (!strcmp(json_str_of(e, "experiment", ""), exp))
+			return true;
+	return false;
+}
+
 const json_t *matrix_by_mode(const json_t *a, const char *mode)
 {
 	const json_t *m;

@@ -7,6 +7,7 @@
 #define XDPTC_MATRIX_ENTRY_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "json_read.h"
@@ -14,6 +15,9 @@
 /* The element of the array @a whose "mode" is @mode (an entry's modes, its insn
  * profiles), or NULL. */
 const json_t *matrix_by_mode(const json_t *a, const char *mode);
+
+/* matrix_has_experiment - has @matrix (matrix.json) an entry of experiment @exp? */
+bool matrix_has_experiment(const json_t *matrix, const char *exp);
 
 /* The delta of mode @b's @metric against tc in @entry, or NULL. */
 const json_t *matrix_entry_delta(const json_t *entry, const char *b, const char *metric);

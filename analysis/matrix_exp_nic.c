@@ -18,23 +18,11 @@ static bool is_nic_exp(const char *exp)
 	return x && x->nic;
 }
 
-/* Has @matrix an entry of @exp? */
-static bool has_entries(const json_t *matrix, const char *exp)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(matrix, "entries"), i, e)
-		if (!strcmp(json_str_of(e, "experiment", ""), exp))
-			return true;
-	return false;
-}
-
 /* Is @exp the first row with a NIC model (matrix_exp.nic) that has entries in @matrix? */
 static bool first_nic_row(const json_t *matrix, const char *exp)
 {
 	for (int x = 0; x < matrix_nexps; x++)
-		if (matrix_exps[x].md == matrix_md_nic && has_entries(matrix, matrix_exps[x].name))
+		if (matrix_exps[x].md == matrix_md_nic && matrix_has_experiment(matrix, matrix_exps[x].name))
 			return !strcmp(matrix_exps[x].name, exp);
 	return false;
 }

@@ -127,18 +127,6 @@ static int plot_one(FILE *gp, const json_t *matrix, const char *dir, const char 
 
 static int write_plot(const json_t *matrix, const char *dir);
 
-/* Has @matrix an entry of experiment @exp? */
-static bool matrix_has_experiment(const json_t *matrix, const char *exp)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(matrix, "entries"), i, e)
-		if (!strcmp(json_str_of(e, "experiment", ""), exp))
-			return true;
-	return false;
-}
-
 int matrix_write_plot(const json_t *matrix, const char *dir)
 {
 	json_t *first = matrix_first_boots(matrix);

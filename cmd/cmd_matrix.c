@@ -212,35 +212,29 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	{ NULL },
 };
 
-/* Is @list a comma list of icount experiments (matrix_exps), none empty? */
-static bool experiments_known(const char *list)
+/* The word a row of matrix_exps answers to in --experiments (@nic false: an icount
+ * row's name) or in --nics (@nic true: its NIC model), or NULL. */
+static const char *row_word(int x, bool nic)
 {
-	for (const char *s = list; *s;) {
-		size_t n = strcspn(s, ",");
-		bool ok = false;
-
-		for (int x = 0; x < matrix_nexps; x++)
-			ok |= matrix_exps[x].engine == MATRIX_ICOUNT &&
-			      strlen(matrix_exps[x].name) == n && !strncmp(matrix_exps[x].name, s, n);
-		if (!ok || !n)
-			return false;
-		s += n + (s[n] == ',');
-	}
-	return true;
+	if (nic)
+		return matrix_exps[x].nic;
+	return matrix_exps[x].engine == MATRIX_ICOUNT ? matrix_exps[x].name : NULL;
 }
 
-/* Is @list "all" or a comma list of the NIC models of matrix_exps' rows? */
-static bool nics_known(const char *list)
+/* Is @list a comma list of rows' words (row_word; "all" too for --nics), none empty? */
+static bool rows_known(const char *list, bool nic)
 {
-	if (!strcmp(list, "all"))
+	if (nic && !strcmp(list, "all"))
 		return true;
 	for (const char *s = list; *s;) {
 		size_t n = strcspn(s, ",");
 		bool ok = false;
 
-		for (int x = 0; x < matrix_nexps; x++)
-			ok |= matrix_exps[x].nic && strlen(matrix_exps[x].nic) == n &&
-			      !strncmp(matrix_exps[x].nic, s, n);
+		for (int x = 0; x < matrix_nexps; x++) {
+			const char *w = row_word(x, nic);
+
+			ok |= w && strlen(w) == n && !strncmp(w, s, n);
+		}
 		if (!ok || !n)
 			return false;
 		s += n + (s[n] == ',');
@@ -372,12 +366,12 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case OPT_CELL: m->cell = optarg; break;
 		case OPT_MERGE: m->nmerge = -1; break;
 		case OPT_EXPS:
-			if (!experiments_known(optarg))
+			if (!rows_known(optarg, false))
 				return bad_experiments(optarg);
 			m->experiments = optarg;
 			break;
 		case OPT_NICS:
-			if (!nics_known(optarg))
+			if (!rows_known(optarg, true))
 				return bad_nics(optarg);
 			m->nics = optarg;
 			break;

@@ -18,76 +18,7 @@
 #include <cmocka.h>
 
 #include "matrix_experiments.h"
-
-/* C source @s with its comments blanked (strings and lines kept). Returns @s. */
-static char *uncomment(char *s)
-{
-	for (char *p = s, q = 0; p && *p; p++) { /* q: the quote a string or char is in */
-		if (q) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == q)
-				q = 0;
-		} else if (*p == '"' || *p == '\'') {
-			q = *p;
-		} else if (p[0] == '/' && p[1] == '*') {
-			char *e = strstr(p + 2, "*/");
-
-			e = e ? e + 2 : p + strlen(p);
-			for (char *b = p; b < e; b++) /* its lines kept */
-				*b = *b == '\n' ? '\n' : ' ';
-			p = e - 1;
-		} else if (p[0] == '/' && p[1] == '/') {
-			size_t l = strcspn(p, "\n");
-
-			memset(p, ' ', l);
-			p += l - 1;
-		}
-	}
-	return s;
-}
-
-/* @path's text with its comments blanked, or NULL. Free it. */
-static char *code_of(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = calloc((size_t)n + 1, 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = '\0';
-	fclose(f);
-	return uncomment(s);
-}
-
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '-' || c == '.';
-}
-
-/* The line of the first place in @code where @name stands as a word of its own (not a
- * part of "virtio-net", "virtio.sh" or "matrix_exp_container"), or 0. */
-static int names(const char *code, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = code; (p = strstr(p, name)); p++)
-		if ((p == code || !name_char(p[-1])) && !name_char(p[n])) {
-			int line = 1;
-
-			for (const char *q = code; q < p; q++)
-				line += *q == '\n';
-			return line;
-		}
-	return 0;
-}
+#include "code_words.h"
 
 /* Is @file (a name in @dir) the matrix's code? */
 static bool matrix_code(const char *dir, const char *file)
@@ -136,7 +67,7 @@ static void test_no_experiment_named_outside_the_table(void **state)
 			assert_non_null(code);
 			files++;
 			for (int x = 0; x < matrix_nexps; x++) {
-				int line = names(code, matrix_exps[x].name);
+				int line = code_word_line(code, matrix_exps[x].name);
 
 				if (line && !owner(dirs[k], de->d_name, matrix_exps[x].name)) {
 					fprintf(stderr, "%s:%d names experiment %s: ask its row "
@@ -164,19 +95,19 @@ static void test_the_reader_finds_names(void **state)
 	(void)state;
 	assert_non_null(code);
 	for (int x = 0; x < matrix_nexps; x++)
-		assert_true(names(code, matrix_exps[x].name) > 0);
+		assert_true(code_word_line(code, matrix_exps[x].name) > 0);
 	free(code);
 	{
 		char c[] = "a = 1; /* veth-udp's\n */ // veth-udp\nb = '\"'; /* \" */ veth-udp\n";
 		char d[] = "s = \"/* veth-udp */\";";
 
-		assert_int_equal(names(uncomment(c), "veth-udp"), 3);
-		assert_int_equal(names(uncomment(d), "veth-udp"), 1);
+		assert_int_equal(code_word_line(uncomment(c), "veth-udp"), 3);
+		assert_int_equal(code_word_line(uncomment(d), "veth-udp"), 1);
 	}
-	assert_int_equal(names(" \"%s/virtio.sh\" virtio-net host-veth-udp", "virtio"), 0);
-	assert_int_equal(names(" host-veth-udp", "veth-udp"), 0);
-	assert_int_equal(names("x\n\"6.12:veth-udp\"", "veth-udp"), 2);
-	assert_int_equal(names("\"## container: a container's\"", "container"), 1);
+	assert_int_equal(code_word_line(" \"%s/virtio.sh\" virtio-net host-veth-udp", "virtio"), 0);
+	assert_int_equal(code_word_line(" host-veth-udp", "veth-udp"), 0);
+	assert_int_equal(code_word_line("x\n\"6.12:veth-udp\"", "veth-udp"), 2);
+	assert_int_equal(code_word_line("\"## container: a container's\"", "container"), 1);
 }
 
 /* The rows hold together: names distinct, every field a row needs, a host run beside an

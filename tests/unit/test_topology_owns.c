@@ -26,6 +26,7 @@
 #include "drop_mode.h"
 #include "run_opt_table.h"
 #include "topologies.h"
+#include "code_words.h"
 
 /* Files that may name what a topology owns, beyond its own file and the table, and why. */
 static const struct {
@@ -45,76 +46,6 @@ static const struct {
 	  "virtio topology's script (kernel-defaults)" },
 };
 #define NALLOWED ((int)(sizeof(allowed) / sizeof(allowed[0])))
-
-/* C source @s with its comments blanked (strings and lines kept). Returns @s. */
-static char *uncomment(char *s)
-{
-	for (char *p = s, q = 0; p && *p; p++) { /* q: the quote a string or char is in */
-		if (q) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == q)
-				q = 0;
-		} else if (*p == '"' || *p == '\'') {
-			q = *p;
-		} else if (p[0] == '/' && p[1] == '*') {
-			char *e = strstr(p + 2, "*/");
-
-			e = e ? e + 2 : p + strlen(p);
-			for (char *b = p; b < e; b++) /* its lines kept */
-				*b = *b == '\n' ? '\n' : ' ';
-			p = e - 1;
-		} else if (p[0] == '/' && p[1] == '/') {
-			size_t l = strcspn(p, "\n");
-
-			memset(p, ' ', l);
-			p += l - 1;
-		}
-	}
-	return s;
-}
-
-/* @path's text with its comments blanked, or NULL. Free it. */
-static char *code_of(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = calloc((size_t)n + 1, 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = '\0';
-	fclose(f);
-	return uncomment(s);
-}
-
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '-' || c == '.';
-}
-
-/* The line of the first place in @code where @word stands as a word of its own (not a
- * part of "netkit-pair", "veth.sh" or "topology_veth_x"), or 0. */
-static int line_of(const char *code, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = code; (p = strstr(p, word)); p++)
-		if ((p == code || !name_char(p[-1])) && !name_char(p[n])) {
-			int line = 1;
-
-			for (const char *q = code; q < p; q++)
-				line += *q == '\n';
-			return line;
-		}
-	return 0;
-}
 
 /* What a topology owns, as the words that name it in code. */
 struct owned {
@@ -235,7 +166,7 @@ static int check_file(const char *dir, const char *path, const struct owned *o, 
 
 		if ((!driver && !o[i].everywhere) || may_name(path, &o[i]))
 			continue;
-		line = line_of(code, o[i].word);
+		line = code_word_line(code, o[i].word);
 		if (line) {
 			fprintf(stderr, "%s:%d names %s, %s of the %s topology: ask its descriptor "
 					"(run/topology.h)\n", path, line, o[i].word, o[i].what,
@@ -305,10 +236,10 @@ static void test_the_reader_finds_words(void **state)
 	char d[] = "\"netkit-pair\" cmd_netkit_pair veth.sh topology_veth_x";
 
 	(void)state;
-	assert_int_equal(line_of(uncomment(c), "netkit"), 3);
-	assert_int_equal(line_of(d, "netkit"), 0);
-	assert_int_equal(line_of(d, "topology_veth"), 0);
-	assert_int_equal(line_of("x(MODE_NETKIT)", "MODE_NETKIT"), 1);
+	assert_int_equal(code_word_line(uncomment(c), "netkit"), 3);
+	assert_int_equal(code_word_line(d, "netkit"), 0);
+	assert_int_equal(code_word_line(d, "topology_veth"), 0);
+	assert_int_equal(code_word_line("x(MODE_NETKIT)", "MODE_NETKIT"), 1);
 	for (int i = 0; topologies[i]; i++)
 		for (int m = 0; m < MODE_NR; m++)
 			if (topologies[i]->own_modes & (1u << m)) {
