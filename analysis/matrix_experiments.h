@@ -77,8 +77,9 @@ struct matrix_exp {
  * XDP natively (run.json's dut_nic, as each run found it), xdpdrv and xdpgeneric
  * against tc in retired instructions per packet with their intervals, the skbs built at
  * the DUT per packet in each mode (skbs_built_per_pkt less the sender's own skb), and
- * in words where each mode drops: before any skb (none built at the DUT) or after it,
- * with the driver module's largest function in that mode's exact per-function table.
+ * in words where each mode drops by those counts: before any skb (none built, the
+ * stack never entered) or after it (the stack entered once a packet), or that the
+ * counts disagree.
  * A matrix_md_fn. */
 matrix_md_fn matrix_md_nic;
 
