@@ -98,6 +98,12 @@ int matrix_redraw_profiles(const json_t *matrix, const char *mdir)
 		if (!json_is_string(json_object_get(json_object_get(p, "diff"), "svg")))
 			continue;
 		e = matrix_profile_svg(p, mdir, NULL);
+		if (e == -ENOENT) { /* a lean copy without its folded stacks (results/examples) */
+			fprintf(stderr, "xdptc matrix: the differential flame graph of %s, %s: not "
+					"drawn, its folded stacks are not in %s/profiles\n",
+				json_str_of(en, "kernel", ""), json_str_of(en, "experiment", ""), mdir);
+			continue;
+		}
 		if (e) {
 			fprintf(stderr, "xdptc matrix: the differential flame graph of %s, %s: %s\n",
 				json_str_of(en, "kernel", ""), json_str_of(en, "experiment", ""),
