@@ -18,12 +18,19 @@ static bool is_nic_exp(const char *exp)
 	return x && x->nic;
 }
 
-/* Is @exp the first row with a NIC model (matrix_exp.nic) that has entries in @matrix? */
+/* Is @exp the first experiment with this section (matrix_md_nic) that matrix.md shows:
+ * the sections follow the entries' order (analysis/matrix.c, write_md)? */
 static bool first_nic_row(const json_t *matrix, const char *exp)
 {
-	for (int x = 0; x < matrix_nexps; x++)
-		if (matrix_exps[x].md == matrix_md_nic && matrix_has_experiment(matrix, matrix_exps[x].name))
-			return !strcmp(matrix_exps[x].name, exp);
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(matrix, "entries"), i, e) {
+		const struct matrix_exp *x = matrix_exp_find(json_str_of(e, "experiment", ""));
+
+		if (x && x->md == matrix_md_nic)
+			return !strcmp(x->name, exp);
+	}
 	return false;
 }
 

@@ -92,8 +92,9 @@ const struct run_opt run_opt_table[] = {
 	  RUN_STR(RUN_SEGMENTS_MAX), .flags = RUN_OPT_ALTERNATING, .json = "segments" },
 	{ "target", OPT_TARGET, "PCT", "alternating: the half-width, in percent, that the "
 	  "noise measured predicts for an A/A pair and the number of rounds aims at (with or "
-	  "without --aa; within the budget); the run stops early once the A/A pair is within "
-	  "it and every other arm within twice it (docs/method.md), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
+	  "without --aa; within the budget); after its planned segments the run adds segments "
+	  "until the A/A pair is within it and every other arm within twice it (without --aa: "
+	  "the arms only), or the budget ends (docs/method.md), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
 	  RUN_STR(RUN_TARGET_PCT_MAX), "0.5", "TARGET",
 	  .type = RUN_OPT_PERCENT, RUN_OPT_AT(target_halfwidth), .min = RUN_TARGET_PCT_MIN,
 	  .max = RUN_TARGET_PCT_MAX, .dflt = 0.5, .what = "a percentage from " RUN_STR(RUN_TARGET_PCT_MIN)
