@@ -6,9 +6,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,15 +22,42 @@
 #define LOCK_WAIT_TRIES 60
 #define LOCK_WAIT_MS 50
 
+/* Is an flock of file @st held exclusively (a WRITE line of /proc/locks for its device
+ * and inode: "N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE ...", the device in hex)? */
+static bool held_exclusive(const struct stat *st)
+{
+	char line[256], kind[16], rw[16];
+	unsigned int maj, min;
+	unsigned long ino;
+	bool found = false;
+	FILE *f = fopen("/proc/locks", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %15s %*s %15s %*d %x:%x:%lu", kind, rw, &maj, &min, &ino) == 5 &&
+			!strcmp(kind, "FLOCK") && !strcmp(rw, "WRITE") && ino == (unsigned long)st->st_ino &&
+			maj == major(st->st_dev) && min == minor(st->st_dev);
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* The run lock on @held, inherited from `xdptc matrix`, which holds it for its runs: it
- * must be the lock file and locked by this open file (flock succeeds again). Returns a
- * copy of it (close-on-exec), or -1. */
+ * must be the lock file and locked by this open file (flock succeeds again, in the mode
+ * asked for). The lock belongs to the open file the matrix shares with all its runs, so a
+ * run that asks for it shared while the matrix holds it alone (a matrix that may run the
+ * host engine) keeps it exclusive: turning it shared would let other icount work start
+ * beside the matrix and fail its host runs later. Returns a copy of it (close-on-exec),
+ * or -1. */
 int run_lock_inherited(int held, bool exclusive)
 {
 	struct stat a, b;
 
 	if (fstat(held, &a) || stat(XDPTC_RUN_LOCK, &b) || a.st_dev != b.st_dev ||
-	    a.st_ino != b.st_ino || flock(held, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB))
+	    a.st_ino != b.st_ino)
+		return -1;
+	if (!exclusive && held_exclusive(&a))
+		exclusive = true; /* ours (the check below proves it): kept as it is */
+	if (flock(held, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB))
 		return -1;
 	return fcntl(held, F_DUPFD_CLOEXEC, 3);
 }

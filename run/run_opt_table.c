@@ -94,7 +94,8 @@ const struct run_opt run_opt_table[] = {
 	  "noise measured predicts for an A/A pair and the number of rounds aims at (with or "
 	  "without --aa; within the budget); after its planned segments the run adds segments "
 	  "until the A/A pair is within it and every other arm within twice it (without --aa: "
-	  "the arms only), or the budget ends (docs/method.md), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
+	  "the arms only), or the budget ends (with the default budget, also at the run's "
+	  "wall-time limit; docs/method.md), " RUN_STR(RUN_TARGET_PCT_MIN) "-"
 	  RUN_STR(RUN_TARGET_PCT_MAX), "0.5", "TARGET",
 	  .type = RUN_OPT_PERCENT, RUN_OPT_AT(target_halfwidth), .min = RUN_TARGET_PCT_MIN,
 	  .max = RUN_TARGET_PCT_MAX, .dflt = 0.5, .what = "a percentage from " RUN_STR(RUN_TARGET_PCT_MIN)
