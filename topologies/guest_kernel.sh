@@ -186,6 +186,13 @@ kernel_fetch() {
 	kdir_path=$CACHE/$KPKG
 	# a kernel kept with another module list (an older xdptc's) is fetched again
 	kept="${CACHE_MODULES:-$MODULES} ${KEEP_MODULES:-}"
+	# one fetch of a kernel at a time: cells side by side share the cache, and a second
+	# fetch would replace the directory (and the initramfs) the first is booting from;
+	# the others wait here and then find it fetched (flock: util-linux)
+	if [ -w "$CACHE" ]; then
+		exec 8>>"$CACHE/.fetch-$KPKG.lock"
+		flock 8
+	fi
 	if [ ! -f "$kdir_path/.complete" ] || [ "$(cat "$kdir_path/.kept" 2>/dev/null)" != "$kept" ]; then
 		[ "$(id -u)" = 0 ] || die "fetching guest kernel $KPKG needs root (once)"
 		echo "$(basename "$0"): fetching guest kernel $KPKG $KVERSION ($KSUITE) into $CACHE (once)" >&2
@@ -224,5 +231,6 @@ kernel_fetch() {
 		rm -rf "$kdir_path"
 		mv "$part" "$kdir_path"
 	fi
+	exec 8>&-
 	KDIR=$kdir_path
 }

@@ -117,6 +117,10 @@ initramfs() {
 	kver=$(kernel_version "$kdir")
 	sum=$( { cat "$HERE/guest/initramfs-init" /bin/busybox; echo "$MODULES"; } | md5sum | cut -c1-12)
 	img=$kdir/initramfs-$sum.gz
+	# one builder at a time: runs side by side share the cache (and $img.tmp, depmod's
+	# indexes); the others wait and then find it built
+	exec 8>>"$kdir/.initramfs.lock"
+	flock 8
 	if [ ! -f "$img" ]; then
 		echo "virtio.sh: building the guest initramfs for $kver" >&2
 		work=$(mktemp -d)
@@ -147,6 +151,7 @@ initramfs() {
 		mv "$img.tmp" "$img"
 		rm -rf "$work"
 	fi
+	exec 8>&-
 	IMG=$img
 }
 
