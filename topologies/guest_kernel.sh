@@ -186,11 +186,11 @@ kernel_fetch() {
 	kdir_path=$CACHE/$KPKG
 	# a kernel kept with another module list (an older xdptc's) is fetched again
 	kept="${CACHE_MODULES:-$MODULES} ${KEEP_MODULES:-}"
-	# one fetch of a kernel at a time: cells side by side share the cache, and a second
+	# one fetch at a time (an flock of the cache directory: no file of its own): cells side by side share the cache, and a second
 	# fetch would replace the directory (and the initramfs) the first is booting from;
 	# the others wait here and then find it fetched (flock: util-linux)
 	if [ -w "$CACHE" ]; then
-		exec 8>>"$CACHE/.fetch-$KPKG.lock"
+		exec 8<"$CACHE"
 		flock 8
 	fi
 	if [ ! -f "$kdir_path/.complete" ] || [ "$(cat "$kdir_path/.kept" 2>/dev/null)" != "$kept" ]; then

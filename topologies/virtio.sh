@@ -119,7 +119,7 @@ initramfs() {
 	img=$kdir/initramfs-$sum.gz
 	# one builder at a time: runs side by side share the cache (and $img.tmp, depmod's
 	# indexes); the others wait and then find it built
-	exec 8>>"$kdir/.initramfs.lock"
+	exec 8<"$kdir"
 	flock 8
 	if [ ! -f "$img" ]; then
 		echo "virtio.sh: building the guest initramfs for $kver" >&2
