@@ -327,7 +327,7 @@ void cli_man(FILE *f)
 	fprintf(f, ".SS \"xdptc help [\\-\\-man|\\-\\-make\\-vars|\\-\\-make\\-args|\\-\\-metrics|\\-\\-synopsis|"
 		   "COMMAND]\"\n.PP\n");
 	man_text(f, "The command list; with COMMAND, that command's --help; --man, this manual "
-		    "page (troff); --make-vars, README.md's table of make variables (Markdown); "
+		    "page (troff); --make-vars, docs/settings.md's table of make variables (Markdown); "
 		    "--make-args, the Makefile's RUN_ARGS; --metrics, docs/metrics.md's table of every metric (Markdown); --synopsis, "
 		    "every command's usage line (docs/cli.md).", ".PP");
 	fprintf(f, ".SH MAKE VARIABLES\n");
@@ -365,7 +365,7 @@ void cli_man(FILE *f)
 		    "tc-bpf(8), perf-stat(1).", ".PP");
 }
 
-/* ---- README's table ---- */
+/* ---- docs/settings.md's table ---- */
 
 void cli_make_vars_md(FILE *f)
 {

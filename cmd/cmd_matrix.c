@@ -97,7 +97,7 @@ static int matrix_report(const char *dir)
 	return e;
 }
 
-/* --table DIR,DIR...: README.md's table from those matrices' matrix.json; with @boots
+/* --table DIR,DIR...: docs/results.md's table from those matrices' matrix.json; with @boots
  * (--boots) their "Between boots" table instead. */
 static int matrix_table(const char *dirs, bool boots)
 {
@@ -206,7 +206,7 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	  "table of these matrices' entries, each kernel and experiment's boots in the order "
 	  "given (matrices made with --repeat, or the same matrix made again; no root "
 	  "needed)" },
-	{ "table", OPT_TABLE, "DIR,DIR...", "measure nothing: print README.md's table across "
+	{ "table", OPT_TABLE, "DIR,DIR...", "measure nothing: print docs/results.md's table across "
 	  "kernels from these matrices (xdpdrv and tcx against tc, percent; a kernel in "
 	  "several: the last one's; no root needed)" },
 	{ NULL },

@@ -16,7 +16,7 @@
  *   compare     two runs' within-run deltas side by side, with their settings
  *   agent       (inside a guest) serve the host's DUT requests on a virtio-serial port
  *   guest-exec  (on the host) run a command in a guest through its agent
- *   help        the command list; --man the manual page; --make-vars README's table;
+ *   help        the command list; --man the manual page; --make-vars docs/settings.md's table;
  *               --make-args the Makefile's RUN_ARGS;
  *               --metrics docs/metrics.md's table
  *
@@ -32,7 +32,7 @@
 #include "metrics.h"
 
 /* xdptc help [--man|--make-vars|--make-args|--metrics|--synopsis|COMMAND]: the command
- * list, the manual page (troff, what make builds into build/xdptc.8), README.md's table
+ * list, the manual page (troff, what make builds into build/xdptc.8), docs/settings.md's table
  * of make variables, the Makefile's RUN_ARGS, docs/metrics.md's table of metrics, or a
  * command's --help */
 static int cmd_help(int argc, char **argv)

@@ -3,7 +3,7 @@
  * Unit tests of the option tables (cmd/cli_table.c): every documented option of every
  * command parses to its own key, appears in its --help and in the manual page as groff
  * renders it; the Makefile's RUN_ARGS is the generated one and passes exactly the make
- * variables the run table names; README.md's table is the one `xdptc help --make-vars` prints, docs/cli.md's
+ * variables the run table names; docs/settings.md's table is the one `xdptc help --make-vars` prints, docs/cli.md's
  * synopsis the one `xdptc help --synopsis` prints.
  * Run from the source tree's top (make check does).
  */
@@ -329,12 +329,12 @@ static void test_cli_doc_synopsis_is_generated(void **state)
 
 static void test_readme_table_is_generated(void **state)
 {
-	char *readme = read_file("README.md"), *gen = capture(cli_make_vars_md);
+	char *readme = read_file("docs/settings.md"), *gen = capture(cli_make_vars_md);
 
 	(void)state;
 	if (!strstr(readme, gen)) {
 		fprintf(stderr, "%s", gen);
-		fail_msg("README.md's table of make variables is not what `build/xdptc help "
+		fail_msg("docs/settings.md's table of make variables is not what `build/xdptc help "
 			 "--make-vars` prints (above); `make docs` writes it in");
 	}
 	free(readme);
