@@ -30,3 +30,13 @@ int name_list_parse(const char *s, const char *const *names, int nnames, int *ou
 	}
 	return n ? n : -EINVAL;
 }
+
+bool name_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *s = list; s && n && (s = strstr(s, word)); s += n)
+		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
+			return true;
+	return false;
+}

@@ -7,10 +7,16 @@
 #ifndef XDPTC_NAME_LIST_H
 #define XDPTC_NAME_LIST_H
 
+#include <stdbool.h>
+
 /* name_list_parse - the indices in @names (@nnames of them) of the comma list @s, in its
  * order, into @out (at most @max). Returns how many, -EINVAL for an empty list, an
  * unknown name or a list of 255 bytes or more, -EEXIST for a name given twice, -E2BIG for
  * more than @max. */
 int name_list_parse(const char *s, const char *const *names, int nnames, int *out, int max);
+
+/* name_list_has - is @word an item of the comma list @list (NULL: none)? A word that is
+ * part of an item ("veth" of "veth-udp") is not. */
+bool name_list_has(const char *list, const char *word);
 
 #endif

@@ -21,6 +21,7 @@
 #include "run_json.h" /* machine_cpu_model */
 #include "run_lock.h"
 #include "run_signals.h"
+#include "name_list.h"
 
 int matrix_cell_parse(const char *s, char *kernel, size_t klen, int *exp)
 {
@@ -217,26 +218,15 @@ int matrix_cell_main(struct matrix *m)
 	return st == 130 ? 130 : t->state == TASK_DONE ? 0 : 1;
 }
 
-/* Is @word an item of the comma list @list (NULL: none)? */
-static bool list_has(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *s = list; s && (s = strstr(s, word)); s += n)
-		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
-			return true;
-	return false;
-}
-
 /* Is experiment @x wanted: named by m->experiments (NULL: every row that is not
  * opt_in), or a row whose NIC model m->nics names ("all": every one)? */
 static bool exp_wanted(const struct matrix *m, int x)
 {
 	const char *nic = matrix_exps[x].nic;
 
-	if (nic && (list_has(m->nics, nic) || list_has(m->nics, "all")))
+	if (nic && (name_list_has(m->nics, nic) || name_list_has(m->nics, "all")))
 		return true;
-	return m->experiments ? list_has(m->experiments, matrix_exps[x].name)
+	return m->experiments ? name_list_has(m->experiments, matrix_exps[x].name)
 			      : !matrix_exps[x].opt_in;
 }
 

@@ -18,6 +18,7 @@
 
 #include "matrix_tasks.h"
 #include "run_signals.h"
+#include "name_list.h"
 
 /* A line of progress, on stderr and in the matrix's progress.log. */
 void say(const struct matrix *m, const char *fmt, ...)
@@ -139,17 +140,6 @@ static size_t put_args(const char **av, size_t n, const char *const *a, size_t n
 	return n;
 }
 
-/* Is @word an item of the comma list @list? */
-static bool list_names(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *s = list; (s = strstr(s, word)); s += n)
-		if ((s == list || s[-1] == ',') && (!s[n] || s[n] == ','))
-			return true;
-	return false;
-}
-
 /* The kernel's @modes and each of @more's (",a,b", or NULL) that @modes lacks, as one
  * comma list into @buf (@len bytes): an experiment's modes beside the matrix's, never
  * one twice (xdptc run refuses a mode given twice). */
@@ -165,7 +155,7 @@ static void modes_with(char *buf, size_t len, const char *modes, const char *mor
 		n = strcspn(s, ",");
 		snprintf(item, sizeof(item), "%.*s", (int)n, s);
 		s += n;
-		if (*item && !list_names(buf, item))
+		if (*item && !name_list_has(buf, item))
 			snprintf(buf + strlen(buf), len - strlen(buf), ",%s", item);
 	}
 }
