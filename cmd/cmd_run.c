@@ -328,6 +328,18 @@ static int run_opts_arms_sizes(struct run_parse *p, const struct topology_desc *
 			return EXIT_USAGE;
 		}
 	}
+	/* a sender that some topology owns is its only one (own_sender), and no other's */
+	if (td->own_sender && !given(p, OPT_SENDER))
+		p->o.sender = td->own_sender;
+	if (td->own_sender ? p->o.sender != td->own_sender : !!topology_sender_owner(p->o.sender)) {
+		const struct topology_desc *owner = td->own_sender ? td
+								   : topology_sender_owner(p->o.sender);
+
+		fprintf(stderr, "xdptc: --topology %s sends with --sender %s only, and no other "
+				"topology does (it writes into the device --topology %s makes)\n",
+			owner->name, sender_name((enum sender_kind)owner->own_sender), owner->name);
+		return EXIT_USAGE;
+	}
 	/* the topology's defaults under this engine (topology_NAME.c) */
 	df = icount ? &td->icount : &td->host;
 	if (!given(p, OPT_PACKETS))

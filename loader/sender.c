@@ -16,9 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tap_sender.h"
 #include "xdp_tx.skel.h"
 
-static const char *const kind_names[SENDER_NR] = { "udp", "packet", "xdp-live" };
+static const char *const kind_names[SENDER_NR] = { "udp", "packet", "xdp-live", "tap" };
 
 const char *sender_name(enum sender_kind k)
 {
@@ -169,11 +170,17 @@ int sender_open(struct sender *s, const struct sender_opts *o)
 		return -ENODEV;
 	if ((e = dev_mac(o->dev, src_mac)))
 		return e;
+	if (o->kind == SENDER_TAP)
+		src_mac[5] ^= 1; /* the frame is the VM's, written into the tap: not the tap's */
 	n = build_udp_frame(s->frame, sizeof(s->frame), src_mac, dst_mac, src.s_addr, dst.s_addr,
 			    12345, o->dst_port, o->payload_len);
 	if (n < 0)
 		return n;
 	s->frame_len = (unsigned int)n;
+	if (o->kind == SENDER_TAP) {
+		s->fd = tap_sender_open(o->dev);
+		return s->fd < 0 ? s->fd : 0;
+	}
 	if (o->kind == SENDER_PACKET) {
 		struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = s->ifindex,
 					   .sll_protocol = htons(ETH_P_IP) };
@@ -321,8 +328,11 @@ int sender_send(struct sender *s, uint64_t count, struct udp_send_result *res)
 	memset(res, 0, sizeof(*res));
 	wall0 = clock_ns(CLOCK_MONOTONIC);
 	cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	e = s->opts.kind == SENDER_PACKET ? send_packet(s, count, res)
-					  : send_xdp_live(s, count, res);
+	if (s->opts.kind == SENDER_TAP)
+		e = tap_sender_send(s->fd, s->frame, s->frame_len, count, s->opts.rate_pps, res);
+	else
+		e = s->opts.kind == SENDER_PACKET ? send_packet(s, count, res)
+						  : send_xdp_live(s, count, res);
 	res->wall_ns = clock_ns(CLOCK_MONOTONIC) - wall0;
 	res->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	return e;

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * sender.h: the three ways xdptc makes traffic, one interface.
+ * sender.h: the four ways xdptc makes traffic, one interface.
  *   udp       a UDP socket and sendmmsg: the kernel builds a socket skb per packet
  *   packet    raw Ethernet frames through AF_PACKET with the qdisc bypassed: one skb
  *             per packet, but no socket or IP output path
  *   xdp-live  BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES running an XDP_TX
  *             program on the sending veth: frames reach the peer as XDP frames, no skb
  *             on the way (the receiving veth needs NAPI: GRO on, or an XDP program)
+ *   tap       raw Ethernet frames written into a tap device's descriptor, as a VM's
+ *             qemu writes them (tap_sender.h): the DUT is the tap itself, and its
+ *             receive path, tun_get_user, runs on the writer's thread
  * All send the same 60-byte (by default) IPv4/UDP frame to the DUT's port.
  */
 #ifndef XDPTC_SENDER_H
@@ -19,15 +22,16 @@
 
 struct bpf_link;
 
-enum sender_kind { SENDER_UDP = 0, SENDER_PACKET, SENDER_XDP_LIVE, SENDER_NR };
+enum sender_kind { SENDER_UDP = 0, SENDER_PACKET, SENDER_XDP_LIVE, SENDER_TAP, SENDER_NR };
 
 const char *sender_name(enum sender_kind k);
-/* Parse "udp", "packet" or "xdp-live". Returns 0 or -EINVAL. */
+/* Parse "udp", "packet", "xdp-live" or "tap". Returns 0 or -EINVAL. */
 int sender_parse(const char *s, enum sender_kind *out);
 
 struct sender_opts {
 	enum sender_kind kind;
-	const char *dev;           /* packet, xdp-live: the sending device (this namespace) */
+	const char *dev;           /* packet, xdp-live: the sending device (this namespace);
+				    * tap: the tap written into (the DUT) */
 	const char *src_addr;      /* packet, xdp-live: IPv4 source (198.18.0.1) */
 	const char *dst_addr;      /* IPv4 destination (the DUT) */
 	const char *dst_mac;       /* packet, xdp-live: "aa:bb:cc:dd:ee:ff" of the DUT */
@@ -39,7 +43,7 @@ struct sender_opts {
 struct sender {
 	struct sender_opts opts;
 	struct udp_sender udp;
-	int fd;                    /* packet: the AF_PACKET socket */
+	int fd;                    /* packet: the AF_PACKET socket; tap: the tap's file */
 	void *skel;                /* xdp-live: struct xdp_tx_bpf * */
 	struct bpf_link *resident; /* xdp-live: its program attached to dev (an XDP link) */
 	double ns_per_spin;        /* xdp-live paced: ns per spin iteration (calibrated) */

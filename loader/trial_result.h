@@ -63,6 +63,12 @@ struct trial_env {
 					  * instructions); 0: 997 samples per second (-F 997) */
 	int qemu_pid;                    /* CPU_GUEST_VCPU: the guest's qemu process */
 	bool veth_pair;                  /* veth: one drop on the way shows on both ends */
+	bool rx_is_sent;                 /* what the DUT's driver received is what the sender
+					  * handed it (a tap: every write the kernel took is a
+					  * frame tun_get_user received), not its rx_packets,
+					  * which leave out the frames an XDP program dropped
+					  * (tun_build_skb returns before tun counts them; generic
+					  * XDP's, on some kernels) */
 	const char *insns_path;          /* the icount engine's instruction-counting plugin
 					  * writes its windows here (XDPTC_INSNS): the
 					  * timing pass's sender opens and closes one around

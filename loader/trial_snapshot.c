@@ -61,6 +61,8 @@ void trial_compute(const struct trial_env *env, const struct trial_snapshot *b,
 	r->snd_tx_dropped = e->snd.tx_dropped - b->snd.tx_dropped;
 	r->softirq_cpu_ns = e->dut.softirq_ns - b->dut.softirq_ns;
 	r->cpus_busy_ns = e->dut.busy_ns - b->dut.busy_ns;
+	if (env->rx_is_sent)
+		r->dut_rx_packets = r->sent;
 	r->pkts_at_dut = r->mode == MODE_NONE ? r->dut_rx_packets : r->dropped + r->passed;
 	if (r->mode == MODE_NETKIT) {
 		/* netkit_xmit counts its program's drops in the sending peer's tx_dropped and

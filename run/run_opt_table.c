@@ -125,11 +125,12 @@ const struct run_opt run_opt_table[] = {
 	  "FLAME", "0", .brief = "skip the profile pass and its flame graphs",
 	  .type = RUN_OPT_UNSET, RUN_OPT_AT(flame), .dflt = 1, .json = "flame" },
 	{ "sender", OPT_SENDER, "KIND", "udp (a socket), packet (AF_PACKET, the qdisc "
-	  "bypassed) or xdp-live (XDP_TX live frames: no skb on the way to the DUT); see "
-	  "docs/senders-and-rate-search.md", "udp", "SENDER",
-	  .brief = "`udp`, `packet` or `xdp-live` (see docs/senders-and-rate-search.md)",
+	  "bypassed), xdp-live (XDP_TX live frames: no skb on the way to the DUT) or tap "
+	  "(frames written into a tap, as qemu writes: the tap topology's own); see "
+	  "docs/senders-and-rate-search.md", "udp (tap on the tap topology)", "SENDER",
+	  .brief = "`udp`, `packet`, `xdp-live` or `tap` (see docs/senders-and-rate-search.md)",
 	  .type = RUN_OPT_ENUM, RUN_OPT_AT(sender), .word_of = sender_word,
-	  .what = "udp, packet or xdp-live", .json = "sender" },
+	  .what = "udp, packet, xdp-live or tap", .json = "sender" },
 	{ "find-max-rate", OPT_FIND_MAX_RATE, NULL, "after the passes, search each mode's "
 	  "highest offered rate dropped with no loss before the DUT (max_drop_pps). A DUT on a "
 	  "CPU of its own (--threaded-napi): bisection, at most 12 trials, to 2%, then checked: "

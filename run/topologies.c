@@ -72,6 +72,14 @@ const char *topology_mode_owners(int mode, const char *fmt, const char *sep,
 	return names_join(t, nt, fmt, sep, last_sep);
 }
 
+const struct topology_desc *topology_sender_owner(int kind)
+{
+	for (int i = 0; topologies[i]; i++)
+		if (kind && topologies[i]->own_sender == kind)
+			return topologies[i];
+	return NULL;
+}
+
 const char *topology_help(void)
 {
 	static char buf[1024];

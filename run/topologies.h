@@ -30,6 +30,10 @@ const struct topology_desc *topology_mode_owner(int mode);
 const char *topology_mode_owners(int mode, const char *fmt, const char *sep,
 				 const char *last_sep);
 
+/* topology_sender_owner - the topology that owns sender @kind (SENDER_*: its own_sender),
+ * or NULL: every topology may send with it. */
+const struct topology_desc *topology_sender_owner(int kind);
+
 /* topology_help - "NAME: what it is; NAME: ..." for --help and the manual, in a static
  * buffer. */
 const char *topology_help(void);

@@ -64,6 +64,9 @@ struct topology_desc {
 	unsigned int own_modes; /* (1u << MODE_*): modes only this topology runs; every
 				 * topology that does not own one refuses it, saying so */
 	const char *own_modes_why; /* why they need this topology, a phrase for the refusal */
+	int own_sender;      /* a sender (SENDER_*, loader/sender.h) only this topology takes,
+			      * and the only one it takes (tap: frames written into the tap it
+			      * makes); its default. 0: none, --sender as given (udp) */
 	const struct topology_key *keys; /* its script's keys of its own, or NULL */
 	bool remote;         /* the DUT is a guest, driven through its agent (dut_remote.c);
 			      * else this machine's namespace (dut_local.c) */
@@ -123,7 +126,8 @@ struct topology_desc {
 	X(virtio)        \
 	X(nic)           \
 	X(dev)           \
-	X(container)
+	X(container)     \
+	X(tap)
 
 #define TOPOLOGY_DECLARE(n) extern const struct topology_desc topology_##n;
 TOPOLOGY_LIST(TOPOLOGY_DECLARE)

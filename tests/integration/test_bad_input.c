@@ -57,7 +57,7 @@ static const struct bad_case cases[] = {
 	{ "run --napi-cpu elsewhere", 2, "expected 'sender' or an online CPU" },
 	{ "run --engine icount --napi-cpu sender", 2, "measures instructions, not time" },
 	{ "run --counters kprobes", 2, "kprobe, fentry, tracepoint" },
-	{ "run --sender carrier-pigeon", 2, "udp, packet or xdp-live" },
+	{ "run --sender carrier-pigeon", 2, "udp, packet, xdp-live or tap" },
 	{ "run --out /proc/xdptc-nope", 1, "cannot create a results directory" },
 	{ "report %s/nonexistent", 1, "cannot read" },
 	{ "report %s/corrupt", 2, "is not valid JSON" },
