@@ -126,6 +126,9 @@ static void header_time_source(const struct render_ctx *rc)
 				     "nanoseconds\n");
 	} else if (json_is_true(json_object_get(set, "threaded_napi"))) {
 		time_source_napi(rc);
+	} else if (json_is_string(json_object_get(run, "timed"))) { /* the topology's words */
+		fprintf(out, "- Time: cpu_ns_per_pkt = %s, over pkts_at_dut; %s\n",
+			json_string_value(json_object_get(run, "timed")), timing_words);
 	} else {
 		fprintf(out, "- Time: cpu_ns_per_pkt = CPU time of the sender thread (which runs the "
 			     "veth receive softirq) + ksoftirqd/NAPI threads, over pkts_at_dut; "
