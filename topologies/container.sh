@@ -104,18 +104,4 @@ up() {
 	fi
 }
 
-cleanup() {
-	# only what an owner record of this script's names (up_begin writes it before
-	# anything is made); a namespace that merely looks like one of ours is left alone
-	prefixes=$(owned_prefixes container.sh)
-	# shellcheck disable=SC2086
-	remove_dead topology $prefixes
-}
-
-[ $# -ge 1 ] || usage
-case "$1" in
-up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
-down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
-cleanup) [ $# -eq 1 ] || usage; cleanup ;;
-*) usage ;;
-esac
+ns_topology_main "$@"

@@ -10,6 +10,12 @@
 #                        directory beside them: that is a guest's, virtio.sh's)
 #   remove_dead P... -- WHAT   for each prefix P: leave it while its owner lives, else
 #                        call `down P` (WHAT names the kind in the messages)
+#   ns_topology_main ARGS  the command line of a script whose topology is namespaces and
+#                        their devices (veth.sh, container.sh, nic.sh, tap.sh): `up P`
+#                        and `down P` (the script's own up and down, usage on a bad
+#                        line) and `cleanup` (remove_dead of the prefixes its owner
+#                        records name: a namespace that merely looks like one of ours is
+#                        someone else's, and never touched)
 #
 # The processes of a topology. `up P` runs with XDPTC_TOPOLOGY=P in its environment
 # (up_tagged re-executes the script so), and so does every process it starts: apt-get,
@@ -81,6 +87,19 @@ remove_dead() {
 }
 
 # pid_running PID: is PID a process that has not ended (a zombie has)?
+ns_topology_main() {
+	[ $# -ge 1 ] || usage
+	case "$1" in
+	up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
+	down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
+	cleanup)
+		[ $# -eq 1 ] || usage
+		# shellcheck disable=SC2046
+		remove_dead topology $(owned_prefixes "$(basename "$0")") ;;
+	*) usage ;;
+	esac
+}
+
 pid_running() {
 	[ -r "/proc/$1/stat" ] || return 1
 	case "$(sed 's/^.*) \(.\).*$/\1/' "/proc/$1/stat" 2>/dev/null)" in

@@ -102,16 +102,4 @@ up() {
 	echo "DUT_DRIVER=$(ip netns exec "$dut" ethtool -i "$DUT_NIC" 2>/dev/null | awk '$1 == "driver:" {print $2}')"
 }
 
-cleanup() {
-	prefixes=$(owned_prefixes nic.sh)
-	# shellcheck disable=SC2086
-	remove_dead topology $prefixes
-}
-
-[ $# -ge 1 ] || usage
-case "$1" in
-up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
-down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
-cleanup) [ $# -eq 1 ] || usage; cleanup ;;
-*) usage ;;
-esac
+ns_topology_main "$@"

@@ -67,16 +67,4 @@ up() {
 	echo "DUT_MAC=$tap_mac"
 }
 
-cleanup() {
-	prefixes=$(owned_prefixes tap.sh)
-	# shellcheck disable=SC2086
-	remove_dead topology $prefixes
-}
-
-[ $# -ge 1 ] || usage
-case "$1" in
-up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
-down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
-cleanup) [ $# -eq 1 ] || usage; cleanup ;;
-*) usage ;;
-esac
+ns_topology_main "$@"

@@ -84,20 +84,4 @@ up() {
 	echo "DUT_MAC=$dut_mac"
 }
 
-cleanup() {
-	# only what an owner record names (up_begin writes it before anything is made): a
-	# namespace or link whose name merely looks like the suite's is someone else's, and
-	# never touched; a guest's record (a state directory beside it) is virtio.sh's
-	# (of its own kind: a container's record is container.sh's)
-	prefixes=$(owned_prefixes veth.sh)
-	# shellcheck disable=SC2086
-	remove_dead topology $prefixes
-}
-
-[ $# -ge 1 ] || usage
-case "$1" in
-up) [ $# -eq 2 ] || usage; check_prefix "$2"; up_tagged "$2" "$@"; up "$2" ;;
-down) [ $# -eq 2 ] || usage; check_prefix "$2"; down "$2" ;;
-cleanup) [ $# -eq 1 ] || usage; cleanup ;;
-*) usage ;;
-esac
+ns_topology_main "$@"
