@@ -120,7 +120,7 @@ void matrix_md_flame(const json_t *e, const char *dir, FILE *out)
 {
 	const json_t *p = json_object_get(e, "profiles");
 	const json_t *modes = json_object_get(p, "modes");
-	const char *svg = json_str_of(json_object_get(p, "diff"), "svg", NULL);
+	const char *svg = json_str_of(json_object_get(p, "diff"), "svg", NULL), *tc;
 	char path[PATH_MAX + 64];
 
 	if (!svg)
@@ -133,8 +133,11 @@ void matrix_md_flame(const json_t *e, const char *dir, FILE *out)
 		return;
 	}
 	/* no link that leads nowhere: what draws it instead */
+	tc = json_str_of(json_object_get(modes, "tc"), "folded_file", "?");
+	snprintf(path, sizeof(path), "%s/%s.gz", dir, tc);
 	fprintf(out, "`%s` (sampled: call paths, not counts), not in this directory: `xdptc "
-		     "matrix --report DIR` draws it from `%s` and `%s`.\n", svg,
-		json_str_of(json_object_get(modes, "tc"), "folded_file", "?"),
-		json_str_of(json_object_get(modes, "xdpdrv"), "folded_file", "?"));
+		     "matrix --report DIR` draws it from `%s` and `%s`%s.\n", svg, tc,
+		json_str_of(json_object_get(modes, "xdpdrv"), "folded_file", "?"),
+		access(path, R_OK) ? "" : " (kept compressed here: `gunzip -k "
+		"profiles/*.folded.gz` first)");
 }

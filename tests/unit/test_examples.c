@@ -141,7 +141,8 @@ static bool kept_always(const char *name)
 	for (int i = 0; files[i]; i++)
 		if (!strcmp(name, files[i]))
 			return true;
-	return strlen(name) > 7 && !strcmp(name + strlen(name) - 7, ".folded");
+	return (strlen(name) > 7 && !strcmp(name + strlen(name) - 7, ".folded")) ||
+	       (strlen(name) > 10 && !strcmp(name + strlen(name) - 10, ".folded.gz"));
 }
 
 /* Every file made under @made/@rel against the example @kept (EXAMPLES/@name): the same
@@ -461,8 +462,8 @@ static void test_matrices_render(void **state)
 		*strrchr(dir, '/') = '\0';
 		render_dir(base, out);
 		assert_int_equal(sh("cp '%s/matrix.json' '%s/' && mkdir '%s/profiles' && for f in "
-				    "'%s'/profiles/*.folded; do [ ! -e \"$f\" ] || cp \"$f\" "
-				    "'%s/profiles/'; done", dir, out, out, dir, out), 0);
+				    "'%s'/profiles/*.folded '%s'/profiles/*.folded.gz; do [ ! -e \"$f\" ] "
+				    "|| cp \"$f\" '%s/profiles/'; done", dir, out, out, dir, dir, out), 0);
 		snprintf(cmd, sizeof(cmd), XDPTC " matrix --report '%s'", out);
 		render(base, cmd);
 		json_array_foreach(json_object_get(m, "entries"), k, en)
