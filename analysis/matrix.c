@@ -435,7 +435,7 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 	}
 }
 
-static int write_md(const json_t *matrix, FILE *out)
+static int write_md(const json_t *matrix, const char *dir, FILE *out)
 {
 	const json_t *e;
 	size_t i;
@@ -474,10 +474,7 @@ static int write_md(const json_t *matrix, FILE *out)
 			const json_t *d = json_object_get(json_object_get(e, "profiles"), "diff");
 
 			if (d) /* the exact counts are above: of the samples, the paths only */
-				fprintf(out, "\n%s, %s: differential flame graph [`%s`](%s) "
-					     "(sampled: call paths, not counts).\n",
-					json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""),
-					json_str_of(d, "svg", ""), json_str_of(d, "svg", ""));
+				matrix_md_flame(e, dir, out);
 			if (d && fputc('\n', out) != EOF) /* the sampled graph's own check */
 				md_profile_check(out, json_object_get(json_object_get(e, "profiles"), "modes"));
 			continue;
@@ -491,10 +488,10 @@ static int write_md(const json_t *matrix, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
-int matrix_write_md(const json_t *matrix, FILE *out)
+int matrix_write_md(const json_t *matrix, const char *dir, FILE *out)
 {
 	json_t *first = matrix_first_boots(matrix); /* the tables: each cell's first boot */
-	int e = first ? write_md(first, out) : -ENOMEM;
+	int e = first ? write_md(first, dir, out) : -ENOMEM;
 
 	json_decref(first);
 	if (!e)
@@ -517,7 +514,7 @@ int matrix_write_files(const json_t *j, const char *dir)
 	}
 	snprintf(path, sizeof(path), "%s/matrix.md", dir);
 	f = fopen(path, "w");
-	if (f && !matrix_write_md(j, f))
+	if (f && !matrix_write_md(j, dir, f))
 		matrix_md_pictures(dir, f);
 	if (!f || ferror(f) || fclose(f)) {
 		fprintf(stderr, "xdptc matrix: cannot write %s\n", path);

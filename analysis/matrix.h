@@ -47,8 +47,10 @@ json_t *matrix_profiles(const json_t *run, const char *run_dir, const char *out_
 /* matrix_write_md - matrix.md for @matrix on @out: the host, the settings, the kernels
  * with their packages, then per experiment a table with a row per kernel: the time
  * metric of tc and xdpdrv, each mode's delta against tc with its interval, and the
- * mechanism counts per packet. Returns 0 or -EIO. */
-int matrix_write_md(const json_t *matrix, FILE *out);
+ * mechanism counts per packet; the differential flame graphs linked where @dir (the
+ * matrix's directory; NULL: not known, all linked) holds them (matrix_md_flame).
+ * Returns 0 or -EIO. */
+int matrix_write_md(const json_t *matrix, const char *dir, FILE *out);
 
 /* matrix_write_files - the delta plots (gnuplot), matrix.md (matrix_write_md, then the
  * plots drawn embedded: matrix_pictures.h) and its page index.html (page_html.h, with

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flame_render.h"
 #include "flamegraph.h"
@@ -113,4 +114,30 @@ int matrix_redraw_profiles(const json_t *matrix, const char *mdir)
 		n++;
 	}
 	return n;
+}
+
+void matrix_md_flame(const json_t *e, const char *dir, FILE *out)
+{
+	const json_t *p = json_object_get(e, "profiles");
+	const json_t *modes = json_object_get(p, "modes");
+	const char *svg = json_str_of(json_object_get(p, "diff"), "svg", NULL), *tc;
+	char path[PATH_MAX + 64];
+
+	if (!svg)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ".", svg);
+	fprintf(out, "\n%s, %s: differential flame graph ", json_str_of(e, "kernel", ""),
+		json_str_of(e, "experiment", ""));
+	if (!dir || !access(path, R_OK)) {
+		fprintf(out, "[`%s`](%s) (sampled: call paths, not counts).\n", svg, svg);
+		return;
+	}
+	/* no link that leads nowhere: what draws it instead */
+	tc = json_str_of(json_object_get(modes, "tc"), "folded_file", "?");
+	snprintf(path, sizeof(path), "%s/%s.gz", dir, tc);
+	fprintf(out, "`%s` (sampled: call paths, not counts), not in this directory: `xdptc "
+		     "matrix --report DIR` draws it from `%s` and `%s`%s.\n", svg, tc,
+		json_str_of(json_object_get(modes, "xdpdrv"), "folded_file", "?"),
+		access(path, R_OK) ? "" : " (kept compressed here: `gunzip -k "
+		"profiles/*.folded.gz` first)");
 }

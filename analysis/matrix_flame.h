@@ -22,4 +22,12 @@ int matrix_profile_svg(const json_t *p, const char *mdir, FILE *svg);
  * @mdir. Returns the graphs drawn, or -errno (said on stderr). */
 int matrix_redraw_profiles(const json_t *matrix, const char *mdir);
 
+/* matrix_md_flame - matrix.md's line for the differential flame graph of the matrix entry
+ * @e (its "kernel", "experiment" and "profiles"."diff"."svg") on @out: a link to it when
+ * @dir, the matrix's directory, holds it (or @dir is NULL: not known); else its name,
+ * with the folded stacks `xdptc matrix --report DIR` draws it from, and how to unpack
+ * them where @dir keeps them only gzip-compressed (NAME.folded.gz: a lean copy, as in
+ * results/examples). Writes nothing when @e has no such graph. */
+void matrix_md_flame(const json_t *e, const char *dir, FILE *out);
+
 #endif

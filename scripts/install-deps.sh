@@ -12,7 +12,8 @@
 # by-hand counting scripts in probes/, linux-perf for the flame graphs, gnuplot-nox for
 # the plots, libclang-rt-dev for `make fuzz` (libFuzzer and the sanitizers' runtimes,
 # only recommended by clang, so not installed with --no-install-recommends), and
-# python3-jsonschema for the tests' check of every run.json against docs/run.schema.json,
+# python3-jsonschema for the tests' check of every run.json against docs/run.schema.json
+# and, with python3-yaml, of the matrix's GitHub workflow against its vendored schema,
 # groff-base for the test that renders the manual page (build/xdptc.8), chromium for the
 # test that drives the flame graphs' script in a headless browser (test_flame_browser),
 # parallel (GNU parallel) for the test that runs a matrix's cells as separate jobs,
@@ -30,7 +31,7 @@ BACKPORTS_LIST=/etc/apt/sources.list.d/xdptc-bookworm-backports.list
 PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev libjansson-dev \
 iproute2 ethtool qemu-system-x86 busybox-static cpio kmod xz-utils zstd debian-archive-keyring \
 bpftrace linux-perf gnuplot-nox \
-libclang-rt-dev python3-jsonschema groff-base chromium parallel \
+libclang-rt-dev python3-jsonschema python3-yaml groff-base chromium parallel \
 libcmark-gfm-dev libcmark-gfm-extensions-dev debhelper dpkg-dev lintian man-db"
 BP_PKGS="libbpf-dev bpftool"
 

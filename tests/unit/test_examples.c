@@ -141,7 +141,8 @@ static bool kept_always(const char *name)
 	for (int i = 0; files[i]; i++)
 		if (!strcmp(name, files[i]))
 			return true;
-	return strlen(name) > 7 && !strcmp(name + strlen(name) - 7, ".folded");
+	return (strlen(name) > 7 && !strcmp(name + strlen(name) - 7, ".folded")) ||
+	       (strlen(name) > 10 && !strcmp(name + strlen(name) - 10, ".folded.gz"));
 }
 
 /* Every file made under @made/@rel against the example @kept (EXAMPLES/@name): the same
@@ -336,6 +337,109 @@ static void test_runs_render(void **state)
 				">/dev/null"), 0);
 }
 
+/* The differential flame graph of the matrix entry @en, if it has one, was drawn in
+ * @out from the copy of the example @dir, and matrix.md links it; where @dir keeps its
+ * folded stacks only compressed (a lean copy: profiles/NAME.folded.gz), it was not drawn,
+ * and matrix.md names it without a link (results/examples/README.md). */
+static void graph_drawn(const json_t *en, const char *dir, const char *out)
+{
+	const json_t *p = json_object_get(en, "profiles");
+	const char *svg = json_string_value(json_object_get(json_object_get(p, "diff"), "svg"));
+	const char *tc = json_string_value(json_object_get(json_object_get(json_object_get(
+		p, "modes"), "tc"), "folded_file"));
+	char path[PATH_MAX + 256], link[PATH_MAX];
+	size_t len;
+	char *md;
+
+	if (!svg)
+		return;
+	snprintf(path, sizeof(path), "%s/matrix.md", out);
+	md = slurp(path, &len);
+	assert_non_null(md);
+	snprintf(link, sizeof(link), "](%s)", svg);
+	snprintf(path, sizeof(path), "%s/%s.gz", dir, tc ?: "?");
+	if (access(path, R_OK)) { /* its stacks kept as they are: drawn and linked */
+		snprintf(path, sizeof(path), "%s/%s", out, svg);
+		if (access(path, R_OK) || !strstr(md, link))
+			fail_msg("%s: not drawn, or not linked from matrix.md", path);
+	} else if (!strstr(md, svg) || strstr(md, link)) {
+		fail_msg("%s/matrix.md: %s, whose stacks are kept compressed, must be named "
+			 "without a link", out, svg);
+	}
+	free(md);
+}
+
+/* The lines of the file @path (a folded stack per line), or -1. */
+static long lines_in(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = 0;
+	int c;
+
+	if (!f)
+		return -1;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* The unpacked folded stacks of tc and xdpdrv in the profiles @p of a matrix entry hold
+ * as many stacks as matrix.json says they did (its modes' "stacks"), in @base/unpacked. */
+static void stacks_counted(const json_t *p, const char *base)
+{
+	static const char *const modes[] = { "tc", "xdpdrv" };
+	char path[PATH_MAX + 256];
+
+	for (int i = 0; i < 2; i++) {
+		const json_t *m = json_object_get(json_object_get(p, "modes"), modes[i]);
+		double want = json_number_value(json_object_get(m, "stacks"));
+		long n;
+
+		snprintf(path, sizeof(path), "%s/unpacked/%s", base,
+			 json_string_value(json_object_get(m, "folded_file")) ?: "?");
+		n = lines_in(path);
+		if (n < 1 || (double)n != want)
+			fail_msg("%s: %ld stacks, where matrix.json says %.0f", path, n, want);
+	}
+}
+
+/* Where the example @dir keeps folded stacks compressed, they hold the stacks matrix.json
+ * counts, and `xdptc matrix --report` draws every differential flame graph from them once
+ * they are unpacked, in @base/unpacked. */
+static void stacks_gz_draw(const char *dir, const char *base)
+{
+	char cmd[3 * PATH_MAX], path[PATH_MAX + 64];
+	json_t *m, *en;
+	size_t k;
+	glob_t g;
+
+	snprintf(path, sizeof(path), "%s/profiles/*.folded.gz", dir);
+	if (glob(path, 0, NULL, &g))
+		return;
+	globfree(&g);
+	assert_int_equal(sh("mkdir -p '%s/unpacked/profiles' && cp '%s/matrix.json' '%s/unpacked/' "
+			    "&& for f in '%s'/profiles/*.folded.gz; do gzip -dc \"$f\" > '%s/unpacked/"
+			    "profiles/'\"$(basename \"$f\" .gz)\"; done", base, dir, base, dir, base), 0);
+	snprintf(cmd, sizeof(cmd), XDPTC " matrix --report '%s/unpacked'", base);
+	render(base, cmd);
+	snprintf(path, sizeof(path), "%s/matrix.json", dir);
+	m = json_load_file(path, 0, NULL);
+	assert_non_null(m);
+	json_array_foreach(json_object_get(m, "entries"), k, en) {
+		const char *svg = json_string_value(json_object_get(json_object_get(
+			json_object_get(en, "profiles"), "diff"), "svg"));
+
+		if (!svg)
+			continue;
+		stacks_counted(json_object_get(en, "profiles"), base);
+		snprintf(path, sizeof(path), "%s/unpacked/%s", base, svg);
+		if (access(path, R_OK))
+			fail_msg("%s: not drawn from the unpacked stacks", path);
+	}
+	json_decref(m);
+}
+
 /* Every committed matrix: matrix.md, its delta plots and differential flame graphs made
  * again by `xdptc matrix --report` from a copy of matrix.json and profiles/. */
 static void test_matrices_render(void **state)
@@ -358,19 +462,14 @@ static void test_matrices_render(void **state)
 		*strrchr(dir, '/') = '\0';
 		render_dir(base, out);
 		assert_int_equal(sh("cp '%s/matrix.json' '%s/' && mkdir '%s/profiles' && for f in "
-				    "'%s'/profiles/*.folded; do [ ! -e \"$f\" ] || cp \"$f\" "
-				    "'%s/profiles/'; done", dir, out, out, dir, out), 0);
+				    "'%s'/profiles/*.folded '%s'/profiles/*.folded.gz; do [ ! -e \"$f\" ] "
+				    "|| cp \"$f\" '%s/profiles/'; done", dir, out, out, dir, dir, out), 0);
 		snprintf(cmd, sizeof(cmd), XDPTC " matrix --report '%s'", out);
 		render(base, cmd);
-		json_array_foreach(json_object_get(m, "entries"), k, en) {
-			const char *svg = json_string_value(json_object_get(json_object_get(
-				json_object_get(en, "profiles"), "diff"), "svg"));
-
-			snprintf(cmd, sizeof(cmd), "%s/%s", out, svg ?: "matrix.md");
-			if (access(cmd, R_OK))
-				fail_msg("%s: not drawn", cmd);
-		}
+		json_array_foreach(json_object_get(m, "entries"), k, en)
+			graph_drawn(en, dir, out);
 		json_decref(m);
+		stacks_gz_draw(dir, base);
 		plots_drawn(out, "matrix-delta.gp");
 		compare_tree(out, dir, dir + sizeof(EXAMPLES), "", &t);
 		t.rendered++;

@@ -29,7 +29,7 @@ static char *render(const json_t *m)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(matrix_write_md(m, f), 0);
+	assert_int_equal(matrix_write_md(m, NULL, f), 0);
 	fclose(f);
 	return buf;
 }
