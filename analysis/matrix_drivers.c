@@ -127,10 +127,9 @@ static void fmt_where(char *buf, size_t len, const json_t *e, const char *mode)
 		snprintf(hook, sizeof(hook), "%s's receive path (none of its functions in the "
 			 "table is named for XDP)", drv);
 	fmt_built(built, sizeof(built), e, mode);
-	snprintf(buf, len, "%s: %s%s%s%s%s, dropped in %s", mode, b ? "skb by `" : "no skb",
+	snprintf(buf, len, "%s: %s%s%s%s%s%s%s, dropped in %s", mode, b ? "skb by `" : "no skb",
 		 b ? b : "", b ? "`" : "", b && !strcmp(built, "0.00") ? " (the probes counted "
-		 "none)" : "", c ? (c == copiers[0] ? ", copied by `pskb_expand_head`"
-				    : ", copied by `skb_cow_data_for_xdp`") : "", hook);
+		 "none)" : "", c ? ", copied by `" : "", c ? c : "", c ? "`" : "", hook);
 }
 
 /* Does @e's driver run XDP natively: its xdp-features' answer, or where the kernel has
