@@ -73,13 +73,7 @@ struct matrix_exp {
 
 /* matrix_md_nic - a NIC model's row's section (matrix_exp_nic.c): the generic section,
  * and before the first row with a NIC (matrix_exp.nic) that has entries, the "Ask your
- * driver" table across those rows: per NIC model and kernel, whether its driver runs
- * XDP natively (run.json's dut_nic, as each run found it), xdpdrv and xdpgeneric
- * against tc in retired instructions per packet with their intervals, the skbs built at
- * the DUT per packet in each mode (skbs_built_per_pkt less the sender's own skb), and
- * in words where each mode drops by those counts: before any skb (none built, the
- * stack never entered) or after it (the stack entered once a packet), or that the
- * counts disagree.
+ * driver" heading, its words and table (matrix_write_drivers, matrix_drivers.h).
  * A matrix_md_fn. */
 matrix_md_fn matrix_md_nic;
 

@@ -316,6 +316,7 @@ static void header_dut_nic(const json_t *run, FILE *out)
 {
 	const json_t *nic = json_object_get(run, "dut_nic");
 	const json_t *native = json_object_get(nic, "xdp_native");
+	const json_t *att = json_object_get(nic, "xdp_attach"); /* before 6.3: the answer */
 
 	if (!json_is_object(nic))
 		return;
@@ -324,7 +325,10 @@ static void header_dut_nic(const json_t *run, FILE *out)
 		json_str_of(nic, "driver", "?"),
 		json_is_true(native) ? "yes (the driver's xdp-features)"
 		: json_is_false(native) ? "no (the driver's xdp-features)"
-					: "not said by this kernel (the attach decides)");
+		: !att ? "not said by this kernel (the attach decides)"
+		: json_is_true(json_object_get(att, "ok"))
+			? "yes (not said by this kernel: the xdpdrv attach succeeded)"
+			: "no (not said by this kernel: the xdpdrv attach was refused)");
 }
 
 /* Where the traffic came from: the sender and its settings, or a device fed from

@@ -11,11 +11,12 @@
 #include "dev_report.h"
 #include "topologies.h"
 #include "doctor.h"
+#include "nic_list.h"
 
 #include "cli.h"
 #include "cli_table.h"
 
-enum { OPT_DEV = 256, OPT_NETNS };
+enum { OPT_DEV = 256, OPT_NETNS, OPT_TRY_ATTACH };
 
 /* Report @r on stdout, as JSON or in words (@print), and release it. Returns 0. */
 static int report_out(json_t *r, int as_json, void (*print)(const json_t *, FILE *))
@@ -31,25 +32,48 @@ static int report_out(json_t *r, int as_json, void (*print)(const json_t *, FILE
 }
 
 /* doctor --dev IFACE: the named device's report (dev_report.h), or exit 2 when there is
- * no such device, before anything is touched. */
-static int doctor_dev(const char *netns, const char *dev, int as_json)
+ * no such device, before anything is touched; with @try_attach also the attach's own
+ * answer (nic_try_attach), refused (exit 2) on a device that carries the default route
+ * or a remote login. */
+static int doctor_dev(const char *netns, const char *dev, int as_json, int try_attach)
 {
-	char err[256];
+	char err[256], line[1024];
 	int e;
 	json_t *r = dev_report(netns, dev, &e, err, sizeof(err));
+	const char *warn = json_string_value(json_object_get(r, "attach_warning"));
 
 	if (!r) {
 		fprintf(stderr, "xdptc doctor: --dev '%s': %s\n", dev, err);
 		return e == -ENODEV || e == -ENOENT ? EXIT_USAGE : 1;
 	}
-	return report_out(r, as_json, dev_report_print);
+	if (try_attach && warn) {
+		fprintf(stderr, "xdptc doctor: --try-attach refused: %s\n", warn);
+		json_decref(r);
+		return EXIT_USAGE;
+	}
+	if (try_attach)
+		nic_try_attach(r, netns, dev);
+	if (as_json || !try_attach)
+		return report_out(r, as_json, dev_report_print);
+	dev_report_print(r, stdout);
+	nic_line(r, line, sizeof(line));
+	printf("  answer:        %s\n", line);
+	json_decref(r);
+	return 0;
+}
+
+/* doctor's machine report, then this namespace's NICs (nic_list; read only). */
+static void doctor_print_nics(const json_t *r, FILE *out)
+{
+	doctor_print(r, out);
+	nic_list_print(json_object_get(r, "nics"), out);
 }
 
 int cmd_doctor(int argc, char **argv)
 {
 	char topodir[PATH_MAX];
 	const char *dev = NULL, *netns = NULL;
-	int c, as_json = 0, boot = 0, guest = 0;
+	int c, as_json = 0, boot = 0, guest = 0, try_attach = 0;
 	json_t *r;
 
 	while ((c = cli_next(&cli_cmd_doctor, argc, argv)) > 0) {
@@ -59,6 +83,7 @@ int cmd_doctor(int argc, char **argv)
 		case 'g': guest = 1; break;
 		case OPT_DEV: dev = optarg; break;
 		case OPT_NETNS: netns = optarg; break;
+		case OPT_TRY_ATTACH: try_attach = 1; break;
 		}
 	}
 	if (c < 0)
@@ -74,15 +99,21 @@ int cmd_doctor(int argc, char **argv)
 				"--dev\n");
 		return EXIT_USAGE;
 	}
+	if (try_attach && !dev) {
+		fprintf(stderr, "xdptc doctor: --try-attach needs --dev IFACE: it attaches only "
+				"to a device you name\n");
+		return EXIT_USAGE;
+	}
 	if (dev)
-		return doctor_dev(netns, dev, as_json);
+		return doctor_dev(netns, dev, as_json, try_attach);
 	if (netns) {
 		fprintf(stderr, "xdptc doctor: --netns applies to --dev only\n");
 		return EXIT_USAGE;
 	}
 	default_topologies_dir(topodir, sizeof(topodir));
 	r = doctor_report(topodir, boot, guest);
-	return report_out(r, as_json, doctor_print);
+	json_object_set_new(r, "nics", nic_list(NULL));
+	return report_out(r, as_json, doctor_print_nics);
 }
 
 int cmd_cleanup(int argc, char **argv)
@@ -120,8 +151,15 @@ static const struct cli_opt doctor_opts[] = {
 	  "offers, read and never touched: its driver; whether the driver runs XDP natively (the kernel's "
 	  "xdp-features); its queues, IRQs and the CPUs they run on; whether a PMU counts "
 	  "there; what already sits on its XDP and TC hooks; whether it carries the default "
-	  "route or a remote login. Exit 2 when there is no such device" },
+	  "route or a remote login. Exit 2 when there is no such device. Without --dev, the "
+	  "report ends with this namespace's NICs (those backed by a bus device): each one's "
+	  "driver and whether it runs XDP natively, read only" },
 	{ "netns", OPT_NETNS, "NS", "--dev's namespace (ip netns)", "this one" },
+	{ "try-attach", OPT_TRY_ATTACH, NULL, "with --dev: also ask the kernel by an attach "
+	  "(for kernels before 6.3, which have no xdp-features): xdptc's XDP program "
+	  "attached in xdpdrv for an instant and detached, and the kernel's refusal said; "
+	  "the only thing doctor changes, and only on the device named (refused, exit 2, on "
+	  "one that carries the default route or a remote login)" },
 	{ NULL },
 };
 

@@ -31,6 +31,7 @@
 #include "matrix.h"
 #include "matrix_boots.h"
 #include "matrix_cell.h"
+#include "matrix_drivers.h"
 #include "matrix_experiments.h"
 #include "matrix_flame.h"
 #include "matrix_run.h"
@@ -144,10 +145,38 @@ static int matrix_table(const char *dirs, bool boots)
 	return e;
 }
 
+/* --table-drivers DIR: the "Ask your driver" table of DIR/matrix.json to stdout.
+ * Returns the exit status: 0, 1 when it has no NIC model's entry, 2 when unreadable. */
+static int matrix_table_drivers(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	json_error_t jerr;
+	json_t *j;
+	int e;
+
+	snprintf(path, sizeof(path), "%s/matrix.json", dir);
+	j = json_load_file(path, 0, &jerr);
+	if (!j) {
+		fprintf(stderr, "xdptc matrix: %s: %s\n", path, jerr.text);
+		return EXIT_USAGE;
+	}
+	if (!matrix_has_drivers(j)) {
+		fprintf(stderr, "xdptc matrix: %s has no NIC model's entry (--nics)\n", path);
+		e = 1;
+	} else {
+		e = matrix_write_drivers(j, stdout) ? 1 : 0;
+	}
+	json_decref(j);
+	return e;
+}
+
+static const char *table_drivers; /* --table-drivers DIR (none: NULL) */
+
 #define MATRIX_JOBS_MAX 100 /* --jobs: runs side by side */
 
 enum { OPT_KERNELS = 256, OPT_COUNT_REPS, OPT_REPORT, OPT_REPEAT, OPT_SEED, OPT_TABLE, OPT_BOOTS,
-       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS, OPT_PROFILE, OPT_NICS };
+       OPT_LIST, OPT_JSON, OPT_CELL, OPT_BOOT, OPT_MERGE, OPT_HELD, OPT_EXPS, OPT_PROFILE, OPT_NICS,
+       OPT_TABLE_DRIVERS };
 
 static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words */
 	{ "kernels", OPT_KERNELS, "LIST", "comma list of guest kernels, each a Debian version "
@@ -209,6 +238,9 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	{ "table", OPT_TABLE, "DIR,DIR...", "measure nothing: print docs/results.md's table across "
 	  "kernels from these matrices (xdpdrv and tcx against tc, percent; a kernel in "
 	  "several: the last one's; no root needed)" },
+	{ "table-drivers", OPT_TABLE_DRIVERS, "DIR", "measure nothing: print the \"Ask your "
+	  "driver\" table of the driver matrix in DIR (as matrix.md has it; README.md's copy; "
+	  "no root needed)" },
 	{ NULL },
 };
 
@@ -360,6 +392,7 @@ static int matrix_parse(struct matrix *m, int argc, char **argv)
 		case 'o': m->out_dir = optarg; m->out_dir_set = true; break;
 		case OPT_REPORT: m->report = optarg; break;
 		case OPT_TABLE: m->table = optarg; break;
+		case OPT_TABLE_DRIVERS: table_drivers = optarg; break;
 		case OPT_BOOTS: m->boots = optarg; break;
 		case OPT_LIST: m->list = true; break;
 		case OPT_JSON: m->list_json = true; break;
@@ -430,6 +463,7 @@ int cmd_matrix(int argc, char **argv)
 	int e;
 
 	memset(&m, 0, sizeof(m));
+	table_drivers = NULL;
 	m.modes = "tc,tcx,xdpgeneric,xdpdrv";
 	m.out_dir = "results";
 	m.packets = 10000;
@@ -445,6 +479,8 @@ int cmd_matrix(int argc, char **argv)
 		return e;
 	if (m.report)
 		return matrix_report(m.report);
+	if (table_drivers)
+		return matrix_table_drivers(table_drivers);
 	if (m.table || m.boots)
 		return matrix_table(m.table ? m.table : m.boots, !m.table);
 	default_topologies_dir(topodir, sizeof(topodir));

@@ -91,6 +91,12 @@ static void xdp_features(json_t *r, int ifindex)
 	}
 }
 
+void dev_report_xdp(json_t *r, const char *dev)
+{
+	driver_info(r, dev);
+	xdp_features(r, (int)if_nametoindex(dev));
+}
+
 /* Entries of @dir whose names start with @prefix. */
 static int count_prefixed(const char *dir, const char *prefix)
 {

@@ -26,6 +26,12 @@
  * namespace or a read failed). */
 json_t *dev_report(const char *netns, const char *dev, int *e, char *err, size_t errlen);
 
+/* dev_report_xdp - into @r, of device @dev of this namespace: "driver" (with
+ * "driver_version" and "bus_info"; or null and "driver_reason") and "xdp_native",
+ * "xdp_features", "xdp_native_reason" or "xdp_native_note", as dev_report has them.
+ * Reads only. */
+void dev_report_xdp(json_t *r, const char *dev);
+
 /* dev_report_print - @r in words, a line per item. */
 void dev_report_print(const json_t *r, FILE *out);
 

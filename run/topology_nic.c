@@ -15,18 +15,40 @@
  * a point of the guest's instruction stream, whatever the host does.
  */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cpu_time.h"
 #include "dev_report.h"
 #include "dut_local.h"
 #include "mode_refuse.h"
+#include "nic_list.h"
 #include "run_ctx.h"
 
 /* The DUT NIC's report (dev_report.h: its driver, whether it runs XDP natively), read
  * once the topology is up, and the modes refused on it: run.json's "dut_nic" and
  * "modes_refused" */
 static json_t *nic_info, *nic_refused;
+
+/* The DUT NIC's line as `xdptc doctor` says it (nic_line), in the run's log and in
+ * run.json's "dut_nic" ("doctor_line"). Where the kernel has no xdp-features (before
+ * 6.3), the attach mode_refuse_xdpdrv made is the answer ("xdp_attach"): refused, with
+ * the kernel's words, or xdpdrv still among the modes; without xdpdrv none was made. */
+static void nic_doctor_line(const struct run_ctx *c)
+{
+	const json_t *r = json_array_get(nic_refused, 0);
+	bool xdpdrv = false;
+	char line[1024];
+
+	for (int i = 0; i < c->o.nmodes; i++)
+		xdpdrv |= c->o.modes[i] == MODE_XDPDRV;
+	if (json_is_null(json_object_get(nic_info, "xdp_native")) && (r || xdpdrv))
+		json_object_set_new(nic_info, "xdp_attach", json_pack("{s:b, s:s?}", "ok", !r,
+				    "reason", json_string_value(json_object_get(r, "reason"))));
+	nic_line(nic_info, line, sizeof(line));
+	fprintf(stderr, "xdptc: doctor: %s\n", line);
+	json_object_set_new(nic_info, "doctor_line", json_string(line));
+}
 
 /* The DUT is the NIC in its namespace, in this (guest) machine; xdpdrv is refused, with
  * the kernel's reason, where its driver has no native XDP (the other modes run). */
@@ -48,7 +70,9 @@ static int nic_dut_open(struct run_ctx *c)
 	fprintf(stderr, "xdptc: the DUT NIC %s: driver %s\n", c->topo.dut_dev,
 		drv ? drv : "unknown");
 	dut_local_init(&c->dut, c->topo.dut_ns, c->topo.dut_dev);
-	return mode_refuse_xdpdrv(c, c->topo.dut_dev, nic_info, nic_refused);
+	e = mode_refuse_xdpdrv(c, c->topo.dut_dev, nic_info, nic_refused);
+	nic_doctor_line(c);
+	return e;
 }
 
 /* run.json's "dut_nic" (the DUT NIC's report: "device" would say the traffic came from

@@ -28,14 +28,14 @@ static struct test_topology topo;
 
 /* Run `xdptc doctor --dev @dev --netns NS --json` there; its exit status in *@st, its
  * report (NULL unless exit 0 and JSON). */
-static json_t *doctor_dev(const char *dev, int *st)
+static json_t *doctor_dev_more(const char *dev, const char *more, int *st)
 {
 	char cmd[512], buf[65536];
 	size_t n;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "%s doctor --dev %s --netns %s --json 2>/dev/null", xdptc,
-		 dev, topo.dut_ns);
+	snprintf(cmd, sizeof(cmd), "%s doctor --dev %s --netns %s --json%s 2>/dev/null", xdptc,
+		 dev, topo.dut_ns, more);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(buf, 1, sizeof(buf) - 1, p);
@@ -43,6 +43,11 @@ static json_t *doctor_dev(const char *dev, int *st)
 	*st = pclose(p);
 	*st = WIFEXITED(*st) ? WEXITSTATUS(*st) : -1;
 	return *st ? NULL : json_loads(buf, 0, NULL);
+}
+
+static json_t *doctor_dev(const char *dev, int *st)
+{
+	return doctor_dev_more(dev, "", st);
 }
 
 static int sh(const char *fmt, const char *a, const char *b)
@@ -95,6 +100,37 @@ static void test_veth_as_named_device(void **state)
 	assert_true(json_is_false(json_object_get(r, "xdp_native")));
 	assert_non_null(json_string_value(json_object_get(r, "xdp_native_reason")));
 	json_decref(r);
+}
+
+/* --try-attach: the attach's own answer (what a kernel before 6.3 gives instead of
+ * xdp-features): veth attaches in xdpdrv and nothing is left on its hooks; lo's refusal
+ * is the kernel's own words; without --dev it is refused before anything is touched. */
+static void test_try_attach_answers(void **state)
+{
+	char cmd[512];
+	int st;
+	json_t *r = doctor_dev_more(topo.dut_dev, " --try-attach", &st), *a;
+
+	(void)state;
+	assert_int_equal(st, 0);
+	a = json_object_get(r, "xdp_attach");
+	assert_true(json_is_true(json_object_get(a, "ok")));
+	json_decref(r);
+	r = doctor_dev(topo.dut_dev, &st); /* undone: the hooks are free again */
+	assert_int_equal(st, 0);
+	assert_int_equal(json_array_size(json_object_get(r, "hooks")), 0);
+	json_decref(r);
+	r = doctor_dev_more("lo", " --try-attach", &st);
+	assert_int_equal(st, 0);
+	a = json_object_get(r, "xdp_attach");
+	assert_true(json_is_false(json_object_get(a, "ok")));
+	printf("# lo: %s\n", json_string_value(json_object_get(a, "reason")));
+	assert_non_null(strstr(json_string_value(json_object_get(a, "reason")),
+			       "does not support XDP in native mode"));
+	json_decref(r);
+	snprintf(cmd, sizeof(cmd), "%s doctor --try-attach 2>/dev/null", xdptc);
+	st = system(cmd);
+	assert_int_equal(WEXITSTATUS(st), 2);
 }
 
 static void test_hooks_and_default_route_are_seen(void **state)
@@ -234,6 +270,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_veth_as_named_device),
+		cmocka_unit_test(test_try_attach_answers),
 		cmocka_unit_test(test_hooks_and_default_route_are_seen),
 		cmocka_unit_test(test_no_such_device_is_exit_2),
 		cmocka_unit_test(test_send_for_a_duration),

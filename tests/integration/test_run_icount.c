@@ -318,6 +318,22 @@ static void test_icount_run_repeats_and_is_labelled(void **state)
 	free(dir);
 }
 
+/* The whole of file @path (the caller frees it), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (f && getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 /* The virtio experiment under icount (issue 36): the virtio-net DUT fed by the guest's
  * own second NIC on a qemu hub (the nic topology), so no frame's arrival follows the
  * host. Every timing trial valid; at the DUT tc builds one skb per packet and enters the
@@ -351,6 +367,21 @@ static void test_icount_virtio_runs_its_sender_inside(void **state)
 	assert_non_null(run);
 	assert_string_equal(json_string_value(json_object_get(run, "topology")), "nic");
 	assert_true(json_is_true(json_object_get(run, "sender_skb_apart")));
+	{ /* doctor's line of the DUT NIC: 6.1 has no xdp-features, so the attach answers */
+		const char *line = json_string_value(json_object_get(json_object_get(run,
+							"dut_nic"), "doctor_line"));
+		char *log;
+
+		assert_non_null(line);
+		printf("# nic: doctor: %s\n", line);
+		assert_non_null(strstr(line, ": driver virtio_net, native XDP yes ("));
+		assert_non_null(strstr(line, "an xdpdrv attach succeeded"));
+		snprintf(path, sizeof(path), "%s/guest-run.log", dir);
+		log = slurp(path);
+		assert_non_null(log);
+		assert_non_null(strstr(log, line)); /* the guest's run log says it too */
+		free(log);
+	}
 	json_array_foreach(json_object_get(run, "trials"), i, t)
 		if (!strcmp(json_string_value(json_object_get(t, "pass")), "timing")) {
 			assert_true(json_is_true(json_object_get(t, "valid")));
