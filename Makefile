@@ -202,9 +202,12 @@ $(BUILD)/xdptc.8: $(BUILD)/xdptc
 # needs no qemu source.) A stamp of the installed qemu's version, rewritten only when it
 # changes, rebuilds the plugin after a qemu upgrade.
 ICOUNT_PLUGIN = $(if $(filter icount,$(ENGINE)),plugin)
-# QEMU=backports: the plugin for bookworm-backports' qemu too (topologies/qemu_backports.sh
-# unpacks it into the cache; its header, fetched likewise, needs glib's headers)
-plugin: $(BUILD)/insn_count.so $(if $(filter backports,$(call cmdline,QEMU)),$(BUILD)/insn_count-backports.so)
+# QEMU=backports, or a matrix's NICS with igb (or all): the plugin for bookworm-backports'
+# qemu too (topologies/qemu_backports.sh unpacks it into the cache; its header, fetched
+# likewise, needs glib's headers)
+PLUGIN_BACKPORTS = $(if $(filter backports,$(call cmdline,QEMU))$(filter igb all,$(subst $(comma), ,$(NICS))),$(BUILD)/insn_count-backports.so)
+comma := ,
+plugin: $(BUILD)/insn_count.so $(PLUGIN_BACKPORTS)
 
 $(BUILD)/insn_count-backports.so: plugins/insn_count.c scripts/qemu-plugin-header.sh \
 		scripts/plugin-build.sh topologies/qemu_backports.sh
