@@ -539,7 +539,7 @@ static int nic_in_qemu(const struct run_opts *o)
 	fprintf(stderr, "xdptc: --nic '%s': %s (--qemu %s) does not emulate it; the NIC models "
 			"it emulates: %s%s\n", m->name, qemu, qemu_from_word(o->qemu),
 		have[0] ? have : "none (is qemu installed?)",
-		o->qemu == QEMU_INSTALLED ? " (--qemu backports: qemu 10.0, with igb)" : "");
+		o->qemu == QEMU_INSTALLED ? " (--qemu backports: qemu 10.0.2, with igb)" : "");
 	return EXIT_USAGE;
 }
 

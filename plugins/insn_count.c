@@ -8,7 +8,7 @@
  *   qemu ... -icount shift=0,sleep=off -plugin build/insn_count.so,out=PATH
  * Built against include/qemu/qemu-plugin.h of the Debian qemu source that matches the
  * qemu that loads it (scripts/qemu-plugin-header.sh): API version 1 in qemu 7.2 (Debian
- * 12), 4 in qemu 10.0 (bookworm-backports, QEMU=backports). One source serves both: the
+ * 12), 4 in qemu 10.0.2 (bookworm-backports, QEMU=backports). One source serves both: the
  * inline counters go through the few functions under "Counters", below.
  *
  * Conventions (per window, in instructions):

@@ -180,11 +180,11 @@ const struct run_opt run_opt_table[] = {
 	  .type = RUN_OPT_STRING, RUN_OPT_AT(nic), .flags = RUN_OPT_OWN_PARSER, .json = "nic" },
 	{ "qemu", OPT_QEMU, "installed|backports", "the qemu that runs the guests (virtio, nic, "
 	  "the icount engine): installed, the system's qemu-system-x86_64 (Debian 12: 7.2; "
-	  "$QEMU names another binary), or backports: bookworm-backports' (10.0, which has "
+	  "$QEMU names another binary), or backports: bookworm-backports' (10.0.2, which has "
 	  "igb), unpacked into the cache beside the installed one at its first use, nothing "
 	  "installed (topologies/qemu_backports.sh), the icount plugin built against its own "
 	  "header (docs/engines.md, \"Ask your driver\")", "installed", "QEMU",
-	  .brief = "`backports`: bookworm-backports' qemu 10.0 (with igb), beside the "
+	  .brief = "`backports`: bookworm-backports' qemu 10.0.2 (with igb), beside the "
 	  "installed one",
 	  .type = RUN_OPT_ENUM, RUN_OPT_AT(qemu), .word_of = qemu_from_word,
 	  .what = "installed or backports", .flags = RUN_OPT_MAKE_CMDLINE, .json = "qemu" },

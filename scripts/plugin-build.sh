@@ -10,7 +10,7 @@
 # beside this script: SCRIPTS/../plugins/insn_count.c, in a checkout and under
 # PREFIX/share/xdptc alike. CC names the compiler (default cc). QEMU_FROM=backports:
 # for bookworm-backports' qemu (topologies/qemu_backports.sh), whose header (plugin API 4,
-# qemu 10.0) includes glib.h: its flags from pkg-config (libglib2.0-dev, make deps).
+# qemu 10.0.2) includes glib.h: its flags from pkg-config (libglib2.0-dev, make deps).
 # Exit status: 0 built; 1 with a sentence on stderr (no header, no compiler, a build
 # error); 2 bad usage.
 set -eu

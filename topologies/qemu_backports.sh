@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# qemu_backports.sh: qemu from Debian's bookworm-backports (10.0), beside the installed
+# qemu_backports.sh: qemu from Debian's bookworm-backports (10.0.2 on 2026-12-03), beside the installed
 # qemu-system-x86 (bookworm: 7.2), never replacing it: the xdptc run option --qemu
 # backports (make QEMU=backports). qemu 10 has the igb NIC model (qemu 8.0 and later).
 #

@@ -27,7 +27,7 @@
 #   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
 #   ACCEL=kvm|tcg           skip the accelerator probe
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
-#   QEMU_FROM=backports     bookworm-backports' qemu (10.0, with igb) instead, unpacked
+#   QEMU_FROM=backports     bookworm-backports' qemu (10.0.2, with igb) instead, unpacked
 #                           into the cache beside the installed one (qemu_backports.sh;
 #                           xdptc run --qemu backports); its plugin is built for it
 #   ICOUNT=1                the icount engine: TCG with -icount shift=0,sleep=off, so the
