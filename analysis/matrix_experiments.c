@@ -31,6 +31,12 @@ const struct matrix_exp matrix_exps[] = {
 	{ .name = "nic-e1000", .title = "e1000 (NIC model)", .topology = "nic",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .modes_more = ",xdpgeneric",
 	  .args = { "--nic", "e1000" }, .nic = "e1000", .opt_in = true, .md = matrix_md_nic },
+	/* igb is in qemu 8.0 and later: its runs use bookworm-backports' qemu 10.0.2 (its
+	 * cells record that qemu, and --merge keeps them apart from 7.2's) */
+	{ .name = "nic-igb", .title = "igb (NIC model)", .topology = "nic",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .modes_more = ",xdpgeneric",
+	  .args = { "--nic", "igb", "--qemu", "backports" }, .nic = "igb", .opt_in = true,
+	  .md = matrix_md_nic },
 	/* a container's packets on veth and netkit, in one run: kernels with netkit only */
 	{ .name = "container", .title = "container: veth and netkit", .topology = "container",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .since = { 6, 7, "netkit" },

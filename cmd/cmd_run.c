@@ -16,6 +16,7 @@
 #include "cli_parse.h"
 #include "run.h"
 #include "nic_models.h"
+#include "qemu_from.h"
 #include "run_opts_json.h"
 #include "topologies.h"
 #include "skb_counters.h"
@@ -170,23 +171,19 @@ static int run_opt_value(const struct run_opt *r, const char *arg, struct run_op
 
 /* The options whose values have parsers of their own (RUN_OPT_OWN_PARSER): @c's
  * argument @arg. Returns -1 to go on, or the exit status of a refusal. */
-/* --nic MODEL: a model of run/nic_models.c that the installed qemu (QEMU, as virtio.sh
- * takes it) emulates; else refused before anything boots, with the models it has.
- * Returns -1 to go on, or EXIT_USAGE (said why). */
+/* --nic MODEL: a model of run/nic_models.c (whether the run's qemu emulates it is
+ * nic_in_qemu's, once --qemu is known). Returns -1 to go on, or EXIT_USAGE (said why). */
 static int run_opt_nic(struct run_parse *p, const char *arg)
 {
 	const struct nic_model *m = nic_model_find(arg);
-	const char *qemu = getenv("QEMU");
-	char have[512];
+	char all[512];
 
-	if (m && nic_model_in_qemu(m, qemu) == 1) {
+	if (m) {
 		p->o.nic = m->name;
 		return -1;
 	}
-	nic_models_list(have, sizeof(have), qemu, 1);
-	fprintf(stderr, "xdptc: --nic '%s': %s; the NIC models %s emulates: %s\n", arg,
-		m ? "the installed qemu does not emulate it" : "not a NIC model xdptc knows",
-		qemu ? qemu : "qemu-system-x86_64", have[0] ? have : "none (is qemu installed?)");
+	fprintf(stderr, "xdptc: --nic '%s': not a NIC model xdptc knows; it knows: %s\n", arg,
+		nic_models_list(all, sizeof(all), NULL, 0));
 	return EXIT_USAGE;
 }
 
@@ -533,6 +530,31 @@ static int guest_kernel_known(const struct run_opts *o)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 2 ? EXIT_USAGE : -1;
 }
 
+/* The NIC model @o names must be one the run's qemu (--qemu: the installed one, $QEMU,
+ * or bookworm-backports', fetched here at its first use) emulates: else refused before
+ * anything boots, with the models that qemu has. Returns -1 to go on, or EXIT_USAGE. */
+static int nic_in_qemu(const struct run_opts *o)
+{
+	const struct nic_model *m = nic_model_find(o->nic);
+	char qemu[PATH_MAX], have[512];
+
+	if (!m || o->inside_icount)
+		return -1;
+	if (!qemu_from_binary(o->topologies_dir, o->qemu, qemu, sizeof(qemu))) {
+		fprintf(stderr, "xdptc: --qemu %s: that qemu is not at hand (said above)\n",
+			qemu_from_word(o->qemu));
+		return EXIT_USAGE;
+	}
+	if (nic_model_in_qemu(m, qemu) == 1)
+		return -1;
+	nic_models_list(have, sizeof(have), qemu, 1);
+	fprintf(stderr, "xdptc: --nic '%s': %s (--qemu %s) does not emulate it; the NIC models "
+			"it emulates: %s%s\n", m->name, qemu, qemu_from_word(o->qemu),
+		have[0] ? have : "none (is qemu installed?)",
+		o->qemu == QEMU_INSTALLED ? " (--qemu backports: qemu 10.0.2, with igb)" : "");
+	return EXIT_USAGE;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static char topodir[PATH_MAX];
@@ -541,6 +563,8 @@ int cmd_run(int argc, char **argv)
 
 	if (r < 0)
 		r = guest_kernel_known(&o);
+	if (r < 0)
+		r = nic_in_qemu(&o);
 	if (r < 0 && topology_find(o.topology)->preflight)
 		r = topology_find(o.topology)->preflight(&o);
 	return r >= 0 ? r : run_main(&o);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -17,6 +19,31 @@
 #include "rx_path.h"
 
 static const struct dut_ops dut_local_ops;
+
+/* how long an attach waits for its device's link to come back (link_wait_running) */
+#define LINK_WAIT_MS 10000
+
+/* An attach that resets the device (igb's and vmxnet3's XDP setup close and reopen it)
+ * takes its link down until the driver sees it again (qemu's igb: after its emulated
+ * autonegotiation); frames sent meanwhile are lost in the NIC and counted nowhere. So
+ * wait, in the current namespace, until @dev runs again (IFF_RUNNING: carrier), at most
+ * LINK_WAIT_MS; a device that is down is not waited for. Returns the ms waited. */
+static int link_wait_running(const char *dev)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ms = 0;
+
+	if (fd < 0)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	while (ms < LINK_WAIT_MS && !ioctl(fd, SIOCGIFFLAGS, &ifr) &&
+	       (ifr.ifr_flags & IFF_UP) && !(ifr.ifr_flags & IFF_RUNNING)) {
+		usleep(10000);
+		ms += 10;
+	}
+	close(fd);
+	return ms;
+}
 
 void dut_local_init(struct dut *d, const char *netns, const char *dev)
 {
@@ -64,6 +91,8 @@ static int local_attach(struct dut *d, enum drop_mode mode, uint16_t port, uint3
 		if (d->keep && mode < MODE_NR && strcmp(kernel_mode, "?"))
 			snprintf(d->keep->kernel_mode[mode], 16, "%s", kernel_mode);
 	}
+	if (!e) /* the time waited is in the trial's attach_ns */
+		link_wait_running(dev);
 	netns_return(saved);
 	return e;
 }

@@ -7,7 +7,9 @@
  * Loaded by the icount engine (topologies/virtio.sh with ICOUNT=1):
  *   qemu ... -icount shift=0,sleep=off -plugin build/insn_count.so,out=PATH
  * Built against include/qemu/qemu-plugin.h of the Debian qemu source that matches the
- * installed qemu (scripts/qemu-plugin-header.sh; API version 1 in qemu 7.2).
+ * qemu that loads it (scripts/qemu-plugin-header.sh): API version 1 in qemu 7.2 (Debian
+ * 12), 4 in qemu 10.0.2 (bookworm-backports, QEMU=backports). One source serves both: the
+ * inline counters go through the few functions under "Counters", below.
  *
  * Conventions (per window, in instructions):
  *   insns       every instruction started, each iteration of a rep-prefixed string
@@ -83,13 +85,142 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block **blocks;
 static size_t nblocks, cap;
 static const char *out_path;
-static uint64_t tb_runs;      /* translation blocks started, so far */
+static uint64_t *tb_runs;     /* translation blocks started, so far (a counter slot) */
 static uint64_t iterations;   /* further iterations of rep string instructions, so far */
 static uint64_t last_rep_vaddr, last_rep_tb;   /* the last rep run and tb_runs then */
 static uint64_t open_iters;   /* at the window's opening */
 static int window_is_open;
 static uint64_t seq;
-static uint64_t halts, open_halts; /* hlt and mwait executed, so far and at the opening */
+static uint64_t *halts, open_halts; /* hlt and mwait executed, so far (a counter slot) and
+				     * at the opening */
+
+/*
+ * Counters: the slots the inline adds count into, in the API of the qemu built against.
+ * API 1 (qemu 8.x and before) adds to a plain address. API 2 (qemu 9.0) removed that
+ * (qemu_plugin_register_vcpu_{insn,tb}_exec_inline) for per-vCPU scoreboards: an add
+ * names a scoreboard and an offset in its vCPU's entry. There the slots are carved out
+ * of scoreboards of SLAB_SLOTS slots each (one vCPU: entry 0, whose address stays put
+ * once the vCPU exists, so the slabs are made at the first translation; qemu 10 gives
+ * each scoreboard 16 entries, 8 MiB a slab), and given out again from the start after a
+ * flush. Either way a slot reads as a uint64_t in this
+ * process, as the instructions' counts always were.
+ */
+#if QEMU_PLUGIN_VERSION >= 2
+#define SLAB_SLOTS (1u << 16)
+struct slab {
+	struct qemu_plugin_scoreboard *sb;
+	uint64_t *base;               /* entry 0: SLAB_SLOTS slots */
+};
+static struct slab *slabs;
+static size_t nslabs, slab_at, slab_used; /* made; in use; slots used of slabs[slab_at] */
+
+/* @n zeroed slots (n <= MAX_INSNS + 2), or NULL out of memory. */
+static uint64_t *slots_new(size_t n)
+{
+	if (nslabs && slab_used + n > SLAB_SLOTS) {
+		slab_at++;
+		slab_used = 0;
+	}
+	if (slab_at == nslabs) {
+		struct slab *ns = realloc(slabs, (nslabs + 1) * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		slabs = ns;
+		slabs[nslabs].sb = qemu_plugin_scoreboard_new(SLAB_SLOTS * sizeof(uint64_t));
+		slabs[nslabs].base = qemu_plugin_scoreboard_find(slabs[nslabs].sb, 0);
+		nslabs++;
+	}
+	slab_used += n;
+	return slabs[slab_at].base + slab_used - n;
+}
+
+/* A flush: every slot given out is free again (zeroed). */
+static void slots_reset(void)
+{
+	for (size_t i = 0; i < nslabs && i <= slab_at; i++)
+		memset(slabs[i].base, 0, (i < slab_at ? SLAB_SLOTS : slab_used) * sizeof(uint64_t));
+	slab_at = slab_used = 0;
+}
+
+static void slots_free(uint64_t *p) { (void)p; }
+
+static struct slab lasting;
+
+/* The two slots that outlive flushes (tb_runs, halts), in a scoreboard of their own. */
+static uint64_t *slots_lasting(void)
+{
+	lasting.sb = qemu_plugin_scoreboard_new(2 * sizeof(uint64_t));
+	lasting.base = qemu_plugin_scoreboard_find(lasting.sb, 0);
+	return lasting.base;
+}
+
+/* The scoreboard entry of slot @p. */
+static qemu_plugin_u64 slot_entry(const uint64_t *p)
+{
+	const struct slab *s = &lasting;
+
+	if (p >= s->base && p < s->base + 2)
+		return (qemu_plugin_u64){ s->sb, (size_t)(p - s->base) * sizeof(*p) };
+	/* the slab in use first: the slot was just given out */
+	for (size_t i = 0; i <= nslabs; i++) {
+		s = &slabs[i ? i - 1 : slab_at];
+		if (p >= s->base && p < s->base + SLAB_SLOTS)
+			return (qemu_plugin_u64){ s->sb, (size_t)(p - s->base) * sizeof(*p) };
+	}
+	abort(); /* not a slot */
+}
+
+/* Each start of @insn adds 1 to slot @p. */
+static void count_insn(struct qemu_plugin_insn *insn, uint64_t *p)
+{
+	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+							    slot_entry(p), 1);
+}
+
+/* Each start of @tb adds 1 to slot @p. */
+static void count_tb(struct qemu_plugin_tb *tb, uint64_t *p)
+{
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  slot_entry(p), 1);
+}
+#else
+static uint64_t *slots_new(size_t n) { return calloc(n, sizeof(uint64_t)); }
+static void slots_reset(void) {}
+static void slots_free(uint64_t *p) { free(p); }
+
+static uint64_t *slots_lasting(void)
+{
+	static uint64_t lasting[2];
+
+	return lasting;
+}
+
+static void count_insn(struct qemu_plugin_insn *insn, uint64_t *p)
+{
+	qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, p, 1);
+}
+
+static void count_tb(struct qemu_plugin_tb *tb, uint64_t *p)
+{
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, p, 1);
+}
+#endif
+
+/* The bytes of @insn into @buf (16 bytes: an x86 instruction has at most 15); returns
+ * how many. API 3 (qemu 9.1) copies them out; before, qemu handed a pointer. */
+static size_t insn_bytes(const struct qemu_plugin_insn *insn, uint8_t *buf)
+{
+#if QEMU_PLUGIN_VERSION >= 3
+	return qemu_plugin_insn_data(insn, buf, 16);
+#else
+	size_t len = qemu_plugin_insn_size(insn);
+
+	len = len > 16 ? 16 : len;
+	memcpy(buf, qemu_plugin_insn_data(insn), len);
+	return len;
+#endif
+}
 
 /* Is the instruction in @d[0..len) a rep-prefixed string instruction (movs, cmps, stos,
  * lods, scas, ins, outs with an f2 or f3 prefix)? */
@@ -136,13 +267,13 @@ static void rep_exec(struct site *st)
 
 	/* a further iteration runs the instruction's block of its own right after it:
 	 * one block started since (this one), and that was the same instruction */
-	if (last_rep_vaddr == v && tb_runs == last_rep_tb + 1 && st->idx == 0) {
+	if (last_rep_vaddr == v && *tb_runs == last_rep_tb + 1 && st->idx == 0) {
 		st->b->iters++;
 		iterations++;
 	}
 	st->b->execs[st->idx]++;
 	last_rep_vaddr = v;
-	last_rep_tb = tb_runs;
+	last_rep_tb = *tb_runs;
 }
 
 static void window_open(void)
@@ -154,7 +285,7 @@ static void window_open(void)
 	}
 	pthread_mutex_unlock(&lock);
 	open_iters = iterations;
-	open_halts = halts;
+	open_halts = *halts;
 	window_is_open = 1;
 }
 
@@ -214,7 +345,7 @@ static void window_close(void)
 	insns = window_insns(); /* the close marker not yet counted */
 	fprintf(f, "# xdptc insn_count 1\nwindow %" PRIu64 " insns %" PRIu64 " retired %" PRIu64
 		   " string_iterations %" PRIu64 " halts %" PRIu64 "\n", ++seq, insns,
-		insns - iters, iters, halts - open_halts);
+		insns - iters, iters, *halts - open_halts);
 	for (size_t i = 0; i < nblocks; i++)
 		nb += block_lines(f, blocks[i]);
 	pthread_mutex_unlock(&lock);
@@ -268,12 +399,13 @@ static void tb_flush(qemu_plugin_id_t id)
 			b->sites = st->next;
 			free(st);
 		}
-		free(b->execs);
+		slots_free(b->execs);
 		free(b->execs0);
 		free(b->off);
 		free(b);
 	}
 	nblocks = 0;
+	slots_reset();
 	pthread_mutex_unlock(&lock);
 }
 
@@ -289,9 +421,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		fprintf(stderr, "insn_count: a block of %zu instructions, over %d\n", n, MAX_INSNS);
 		abort();
 	}
+	if (!tb_runs) { /* the first translation: the vCPU exists (API 2's scoreboards) */
+		tb_runs = slots_lasting();
+		halts = tb_runs + 1;
+	}
+	pthread_mutex_lock(&lock);
 	b = calloc(1, sizeof(*b));
-	if (!b || !(b->off = calloc(n, sizeof(*b->off))) ||
-	    !(b->execs = calloc(n, sizeof(*b->execs))) ||
+	if (b)
+		b->execs = slots_new(n);
+	pthread_mutex_unlock(&lock);
+	if (!b || !b->execs || !(b->off = calloc(n, sizeof(*b->off))) ||
 	    !(b->execs0 = calloc(n, sizeof(*b->execs0)))) {
 		fprintf(stderr, "insn_count: out of memory\n");
 		abort();
@@ -300,8 +439,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	b->n = (uint32_t)n;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		const uint8_t *d = qemu_plugin_insn_data(insn);
-		size_t len = qemu_plugin_insn_size(insn);
+		uint8_t d[16];
+		size_t len = insn_bytes(insn, d);
 		int k = marker_kind(d, len);
 
 		b->off[i] = (uint16_t)(qemu_plugin_insn_vaddr(insn) - b->vaddr);
@@ -325,13 +464,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		/* each instruction counted as it starts: a block cut short by an exception
 		 * counts only what ran (as the icount clock does), not its whole length */
-		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-							   &b->execs[i], 1);
+		count_insn(insn, &b->execs[i]);
 		if (is_halt(d, len))
-			qemu_plugin_register_vcpu_insn_exec_inline(
-				insn, QEMU_PLUGIN_INLINE_ADD_U64, &halts, 1);
+			count_insn(insn, halts);
 	}
-	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &tb_runs, 1);
+	count_tb(tb, tb_runs);
 	pthread_mutex_lock(&lock);
 	if (nblocks == cap) {
 		size_t c = cap ? cap * 2 : 65536;

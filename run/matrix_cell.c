@@ -62,11 +62,26 @@ static void xdptc_version(const char *topodir, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-static void qemu_version(char *buf, size_t len)
+/* The qemu of the cell whose run directory is @run_dir (NULL: none): the one its run
+ * recorded (run.json's engine.qemu: an experiment may run under another qemu, --qemu
+ * backports), else the installed one's first line of --version. */
+static void qemu_version(const char *run_dir, char *buf, size_t len)
 {
-	FILE *p = popen("qemu-system-x86_64 --version 2>/dev/null | head -n 1", "r");
+	char path[PATH_MAX + 16];
+	json_t *run = NULL;
+	FILE *p;
 
+	if (run_dir) {
+		snprintf(path, sizeof(path), "%s/run.json", run_dir);
+		run = json_load_file(path, 0, NULL);
+	}
 	buf[0] = '\0';
+	if (run)
+		snprintf(buf, len, "%s", json_str_of(json_object_get(run, "engine"), "qemu", ""));
+	json_decref(run);
+	if (buf[0])
+		return;
+	p = popen("qemu-system-x86_64 --version 2>/dev/null | head -n 1", "r");
 	if (p && fgets(buf, (int)len, p))
 		buf[strcspn(buf, "\n")] = '\0';
 	if (p)
@@ -139,7 +154,7 @@ int matrix_cell_write(const struct matrix *m, const struct matrix_task *t)
 
 	snprintf(cell, sizeof(cell), "%s:%s", k->spec, matrix_exps[t->exp].name);
 	xdptc_version(m->topodir, ver, sizeof(ver));
-	qemu_version(qemu, sizeof(qemu));
+	qemu_version(!run_dir_in(t->out, dir, sizeof(dir)) ? dir : NULL, qemu, sizeof(qemu));
 	j = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:s, s:f, s:s, s:s, s:o, s:o}", "schema",
 		      MATRIX_CELL_SCHEMA, "cell", cell, "kernel_spec", k->spec, "experiment",
 		      matrix_exps[t->exp].name, "boot", t->boot, "kernel", matrix_kernel_json(k),

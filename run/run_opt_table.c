@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "drop_prog.h"
+#include "qemu_from.h"
 #include "sender.h"
 
 /* the words of enum run_schedule: a user types alternating or classic (auto is what
@@ -178,6 +179,16 @@ const struct run_opt run_opt_table[] = {
 	  "xdpdrv is refused with the kernel's reason and the other modes run "
 	  "(docs/engines.md, \"Ask your driver\")", "virtio-net", "NIC",
 	  .type = RUN_OPT_STRING, RUN_OPT_AT(nic), .flags = RUN_OPT_OWN_PARSER, .json = "nic" },
+	{ "qemu", OPT_QEMU, "installed|backports", "the qemu that runs the guests (virtio, nic, "
+	  "the icount engine): installed, the system's qemu-system-x86_64 (Debian 12: 7.2; "
+	  "$QEMU names another binary), or backports: bookworm-backports' (10.0.2, which has "
+	  "igb), unpacked into the cache beside the installed one at its first use, nothing "
+	  "installed (topologies/qemu_backports.sh), the icount plugin built against its own "
+	  "header (docs/engines.md, \"Ask your driver\")", "installed", "QEMU",
+	  .brief = "`backports`: bookworm-backports' qemu 10.0.2 (with igb), beside the "
+	  "installed one",
+	  .type = RUN_OPT_ENUM, RUN_OPT_AT(qemu), .word_of = qemu_from_word,
+	  .what = "installed or backports", .flags = RUN_OPT_MAKE_CMDLINE, .json = "qemu" },
 	{ "engine", OPT_ENGINE, "host|icount", "host: measure on this machine; icount: under "
 	  "qemu's -icount shift=0,sleep=off, where guest time counts guest instructions: "
 	  "veth runs the whole experiment inside such a guest, virtio boots its DUT guest so; "

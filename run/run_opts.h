@@ -55,6 +55,9 @@
 /* where the experiment runs: on this machine, or inside a qemu icount guest */
 enum run_engine { ENGINE_HOST = 0, ENGINE_ICOUNT };
 
+/* the qemu that runs the guests (--qemu; run/qemu_from.c) */
+enum run_qemu { QEMU_INSTALLED = 0, QEMU_BACKPORTS };
+
 /* the timing pass's schedule: auto is alternating on the host engine, classic in an
  * icount guest (whose clock has next to no noise) */
 enum run_schedule { SCHEDULE_AUTO = 0, SCHEDULE_ALTERNATING, SCHEDULE_CLASSIC };
@@ -110,6 +113,7 @@ struct run_opts {
 				    * NULL: virtio.sh's default */
 	const char *nic;           /* the nic topology's DUT: a NIC model of
 				    * run/nic_models.c ("vmxnet3"); NULL: virtio-net */
+	int qemu;                  /* enum run_qemu: the guests' qemu */
 	int quiet;
 	int held_lock;             /* > 0: the run lock is held already on this inherited fd
 				    * (`xdptc matrix` runs its runs under its own lock) */

@@ -112,6 +112,8 @@ static void script_env(const struct run_opts *o, const struct topology *t, const
 	/* the nic topology's DUT: its qemu model and its driver's modules */
 	env_set("DUT_NIC", m ? m->device : NULL);
 	env_set("DUT_MODULES", m ? m->modules : NULL);
+	/* the guests' qemu: bookworm-backports' (virtio.sh's QEMU_FROM) or the installed */
+	env_set("QEMU_FROM", o->qemu == QEMU_BACKPORTS ? "backports" : NULL);
 	env_set("XDPTC_SHARE", t->share);
 }
 

@@ -27,6 +27,9 @@
 #   BOOT_TIMEOUT=SECONDS    how long the guest may take to start its agent (default 180)
 #   ACCEL=kvm|tcg           skip the accelerator probe
 #   QEMU=PATH               the qemu binary (default qemu-system-x86_64)
+#   QEMU_FROM=backports     bookworm-backports' qemu (10.0.2, with igb) instead, unpacked
+#                           into the cache beside the installed one (qemu_backports.sh;
+#                           xdptc run --qemu backports); its plugin is built for it
 #   ICOUNT=1                the icount engine: TCG with -icount shift=0,sleep=off, so the
 #                           guest's clock advances 1 ns per guest instruction (no probe)
 #   ICOUNT_FIXED=LIST       under ICOUNT=1, what the guest does not randomize from one
@@ -241,6 +244,9 @@ up() {
 	tap=$p-t
 	dir=$STATE_DIR/$p
 	bin=${XDPTC_BIN:-$REPO/build/xdptc}
+	if [ "${QEMU_FROM:-installed}" = backports ]; then
+		QEMU=$(sh "$HERE/qemu_backports.sh") || die "bookworm-backports' qemu is not at hand (above)"
+	fi
 	command -v "$QEMU" >/dev/null || die "$QEMU is not installed (Debian package qemu-system-x86)"
 	[ -x "$bin" ] || die "no xdptc binary at $bin (run 'make' first)"
 	ns_exists "$ns" && die "namespace $ns exists already"
@@ -374,18 +380,25 @@ fixed_for() {
 	fixed_line="; fixed ${fixed:-none}"
 }
 
-# Sets plugin, the plugin's path when XDPTC_PLUGIN names none, for the installed qemu's
-# source version WANT: in a checkout (REPO holds the Makefile), its build/insn_count.so
-# (`make plugin`); installed (REPO is PREFIX/share/xdptc), PREFIX/lib/xdptc/insn_count.so
+# Sets plugin, the plugin's path when XDPTC_PLUGIN names none, for the qemu's source
+# version WANT: in a checkout (REPO holds the Makefile), its build/insn_count.so (`make
+# plugin`); installed (REPO is PREFIX/share/xdptc), PREFIX/lib/xdptc/insn_count.so
 # when `make install` put one there for this qemu, else one built into the cache at
 # first use (scripts/plugin-build.sh: qemu's source header fetched once, then gcc),
-# again after a qemu upgrade.
+# again after a qemu upgrade. Under QEMU_FROM=backports: build/insn_count-backports.so
+# (`make plugin QEMU=backports`; built here when missing or of another version), or
+# installed, the cache's plugin-backports/insn_count.so.
 default_plugin() {
-	plugin=$REPO/build/insn_count.so
-	[ -f "$REPO/Makefile" ] && return
-	plugin=$REPO/../../lib/xdptc/insn_count.so
-	[ -f "$plugin" ] && [ "$(cat "${plugin%.so}.version" 2>/dev/null)" = "$1" ] && return
-	plugin=$CACHE/plugin/insn_count.so
+	if [ "${QEMU_FROM:-installed}" = backports ]; then
+		plugin=$CACHE/plugin-backports/insn_count.so
+		[ -f "$REPO/Makefile" ] && plugin=$REPO/build/insn_count-backports.so
+	else
+		plugin=$REPO/build/insn_count.so
+		[ -f "$REPO/Makefile" ] && return
+		plugin=$REPO/../../lib/xdptc/insn_count.so
+		[ -f "$plugin" ] && [ "$(cat "${plugin%.so}.version" 2>/dev/null)" = "$1" ] && return
+		plugin=$CACHE/plugin/insn_count.so
+	fi
 	[ -f "$plugin" ] && [ "$(cat "${plugin%.so}.version" 2>/dev/null)" = "$1" ] && return
 	echo "virtio.sh: building the instruction-counting plugin into $plugin (once per qemu version)" >&2
 	sh "$REPO/scripts/plugin-build.sh" "$plugin" >&2 ||
@@ -397,12 +410,13 @@ default_plugin() {
 # when the guest can read them through the share).
 plugin_for() {
 	want=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || echo unknown)
+	[ "${QEMU_FROM:-installed}" != backports ] || want=$(cat "$CACHE/qemu-backports/version")
 	if [ -n "${XDPTC_PLUGIN:-}" ]; then plugin=$XDPTC_PLUGIN; else default_plugin "$want"; fi
 	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin: run 'make plugin'" \
 		"(it fetches qemu's source header once)"
 	have=$(cat "${plugin%.so}.version" 2>/dev/null || echo unknown)
 	[ "$have" = "$want" ] || die "the plugin $plugin was built for qemu $have, the installed" \
-		"qemu is $want: run 'make plugin' again"
+		"qemu is $want: run 'make plugin${QEMU_FROM:+ QEMU=$QEMU_FROM}' again"
 	if [ -n "${XDPTC_SHARE:-}" ]; then
 		insns_out=$XDPTC_SHARE/.insns-$1
 		insns_cmdline=xdptc.insns=/run/xdptc-share/.insns-$1

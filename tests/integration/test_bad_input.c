@@ -52,6 +52,14 @@ static const struct bad_case cases[] = {
 	{ "matrix --modes xdpdrv,tc", 2, "tc first" },
 	{ "run --guest-kernel 6.12", 2, "applies to --topology @GUEST_KERNEL or --engine icount only" },
 	{ "run --engine qemu", 2, "host or icount" },
+	{ "run --qemu bookworm", 2, "installed or backports" },
+	{ "run --topology nic --engine icount --nic igbx", 2, "not a NIC model xdptc knows; it "
+	  "knows: virtio-net, vmxnet3, e1000e, e1000, rtl8139, pcnet, tulip, ne2k_pci, i82559er, igb" },
+	/* Debian 12's qemu 7.2 has no igb (qemu 8.0 and later): refused with the models it
+	 * has, and where igb is */
+	{ "run --topology nic --engine icount --nic igb", 2, "(--qemu installed) does not emulate "
+	  "it; the NIC models it emulates: virtio-net, vmxnet3, e1000e, e1000, rtl8139, pcnet, "
+	  "tulip, ne2k_pci, i82559er (--qemu backports" },
 	{ "run --engine icount --find-max-rate", 2, "measures instructions, not time" },
 	{ "run --napi-cpu 4095", 2, "expected 'sender' or an online CPU" },
 	{ "run --napi-cpu elsewhere", 2, "expected 'sender' or an online CPU" },
