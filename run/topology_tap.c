@@ -45,6 +45,7 @@ const struct topology_desc topology_tap = {
 	.icount = { .packets = 20000, .reps = 11 },
 	.modes = "tc,xdpdrv,xdpgeneric",
 	.own_sender = SENDER_TAP,
+	.icount_inside = true,
 	.timed = "CPU time in ns of the thread writing into the tap (tun_get_user and the "
 		 "receive path run in its system call) + its CPU's softirq threads",
 	.dut_open = tap_dut_open,

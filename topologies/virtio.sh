@@ -70,8 +70,9 @@ REPO=$(cd "$HERE/.." && pwd)
 HOST_ADDR=198.18.0.1
 GUEST_ADDR=198.18.0.2
 GUEST_MAC=52:54:00:d7:c0:02
-# the modules every guest loads (its initramfs): e1000 is the nic topology's sender NIC
-MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf veth e1000"
+# the modules every guest loads (its initramfs): tun is the tap topology's, e1000 the nic
+# topology's sender NIC
+MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay virtio_console sch_ingress cls_bpf veth tun e1000"
 # what the cache keeps of each kernel beyond them: the drivers of the NIC models qemu
 # emulates (guest_kernel.sh; a cached kernel kept with another list is fetched again)
 KEEP_MODULES="e1000e vmxnet3 8139cp 8139too pcnet32 tulip ne2k-pci e100 igb"
