@@ -74,22 +74,32 @@ static int matrix_kernels(struct matrix *m, const char *list)
 	return m->nk ? -1 : need_opt("matrix", "--kernels LIST");
 }
 
+/* DIR/matrix.json, an xdptc.matrix/1 file (its path into @path), or NULL: said why. */
+static json_t *matrix_json_load(const char *dir, char *path, size_t len)
+{
+	json_error_t jerr;
+	json_t *j;
+
+	snprintf(path, len, "%s/matrix.json", dir);
+	j = json_load_file(path, 0, &jerr);
+	if (!j || strcmp(json_string_value(json_object_get(j, "schema")) ?: "", "xdptc.matrix/1")) {
+		fprintf(stderr, "xdptc matrix: %s: %s\n", path, j ? "not an xdptc.matrix/1 file" : jerr.text);
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* --report DIR: matrix.md, the plots and the differential flame graphs again from
  * DIR/matrix.json and the folded profiles it names. */
 static int matrix_report(const char *dir)
 {
 	char path[PATH_MAX + 32];
-	json_error_t jerr;
-	json_t *j;
+	json_t *j = matrix_json_load(dir, path, sizeof(path));
 	int e;
 
-	snprintf(path, sizeof(path), "%s/matrix.json", dir);
-	j = json_load_file(path, 0, &jerr);
-	if (!j || strcmp(json_string_value(json_object_get(j, "schema")) ?: "", "xdptc.matrix/1")) {
-		fprintf(stderr, "xdptc matrix: %s: %s\n", path, j ? "not an xdptc.matrix/1 file" : jerr.text);
-		json_decref(j);
+	if (!j)
 		return EXIT_USAGE;
-	}
 	/* the differential flame graphs before matrix.md and index.html, which link them */
 	e = matrix_redraw_profiles(j, dir) < 0;
 	if (!e)
@@ -150,16 +160,11 @@ static int matrix_table(const char *dirs, bool boots)
 static int matrix_table_drivers(const char *dir)
 {
 	char path[PATH_MAX + 32];
-	json_error_t jerr;
-	json_t *j;
+	json_t *j = matrix_json_load(dir, path, sizeof(path));
 	int e;
 
-	snprintf(path, sizeof(path), "%s/matrix.json", dir);
-	j = json_load_file(path, 0, &jerr);
-	if (!j) {
-		fprintf(stderr, "xdptc matrix: %s: %s\n", path, jerr.text);
+	if (!j)
 		return EXIT_USAGE;
-	}
 	if (!matrix_has_drivers(j)) {
 		fprintf(stderr, "xdptc matrix: %s has no NIC model's entry (--nics)\n", path);
 		e = 1;
