@@ -94,8 +94,11 @@ static void relay_log(FILE *log, struct relay *rl, char *result_dir, size_t len)
 		snprintf(full, sizeof(full), "%s%s", rl->partial, line);
 		rl->partial[0] = '\0';
 		r = strstr(full, "results in /run/xdptc-share/");
+		if (!r)
+			r = strstr(full, "results will be in /run/xdptc-share/");
 		if (r) {
-			snprintf(result_dir, len, "%s", r + strlen("results in /run/xdptc-share/"));
+			r = strstr(r, "/run/xdptc-share/") + strlen("/run/xdptc-share/");
+			snprintf(result_dir, len, "%s", r);
 			result_dir[strcspn(result_dir, "/ \n")] = '\0';
 			continue; /* the host says where they are */
 		}
@@ -258,8 +261,8 @@ static void icount_keep(const struct run_opts *o, struct icount_run *ir)
 	if (o->dir_out)
 		snprintf(o->dir_out, o->dir_out_len, "%s/%s", o->out_dir, ir->result_dir);
 	fprintf(stderr, "xdptc: results in %s/%s/ (run.json, summary.md, index.html, plots, "
-			"guest-run.log)\n",
-		o->out_dir, ir->result_dir);
+			"%sguest-run.log)\n",
+		o->out_dir, ir->result_dir, o->flame ? "flame graphs, " : "");
 }
 
 int icount_engine_run(const struct run_opts *o)
@@ -303,6 +306,15 @@ int icount_engine_run(const struct run_opts *o)
 	if (ir.topo.up || ir.topo.prefix[0]) {
 		run_topology_cmd(o, &topology_virtio, "down", &ir.topo);
 		fprintf(stderr, "xdptc: icount guest %s: down\n", ir.topo.prefix);
+	}
+	/* interrupted: the guest was stopped under the inner run, which could not remove its
+	 * directory as an interrupted host run does; it goes now, from here (nothing writes
+	 * into it any more) */
+	if (status == 130 && ir.result_dir[0]) {
+		char path[PATH_MAX + 300];
+
+		snprintf(path, sizeof(path), "%s/%s", ir.share, ir.result_dir);
+		run_dir_remove(path);
 	}
 	unlink(ir.optp);
 	unlink(ir.logp);

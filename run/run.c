@@ -54,6 +54,8 @@ static int run_prepare(struct run_ctx *c)
 		c->dir[0] = '\0';
 		return -1;
 	}
+	if (o->inside_icount) /* the host's engine removes it when the run is interrupted */
+		fprintf(stderr, "xdptc: results will be in %s/\n", c->dir);
 	/* what this machine offers; the lines that decide this run's metrics */
 	/* the veth item builds a veth pair to try native XDP on: only where it matters */
 	c->doctor = doctor_report(c->td->doctor_item ? o->topologies_dir : NULL, false, false);

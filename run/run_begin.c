@@ -2,6 +2,7 @@
 /* run_begin.c: what every run does first (run_begin.h). */
 #include "run_begin.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -26,10 +27,16 @@ int run_begin(const struct run_opts *o, struct topology *t)
 		return -1;
 	}
 	if (lock_fd < 0) {
-		char who[32] = "";
+		char who[96] = "";
 
-		if (holder > 0)
+		/* the lock file names the last run that held it alone; runs that share it
+		 * (icount runs, a matrix's cells) leave it, so a pid that has ended is not
+		 * the holder */
+		if (holder > 0 && !kill(holder, 0))
 			snprintf(who, sizeof(who), " (pid %d)", holder);
+		else
+			snprintf(who, sizeof(who), "%s", " (runs that share the lock, or what a "
+				 "killed run left running)");
 		fprintf(stderr, "xdptc: another xdptc run%s is measuring on this machine; runs at "
 				"the same time bias each other's numbers, so this one will not start. "
 				"Wait for it to finish.\n", who);

@@ -178,10 +178,12 @@ static void stop_record(struct run_ctx *c, const char *why, int segs, int blocks
 	fprintf(stderr, "xdptc: timing pass: %d segment%s, %d blocks; %s", segs,
 		segs == 1 ? "" : "s", blocks, !strcmp(why, "target") ? "every interval at its "
 		"target" : !strcmp(why, "wall") ? "the run's time ended before the target:"
+		: !strcmp(why, "segments") ? "the most segments a run holds, before the target:"
 		: "the budget ended before the target:");
 	for (int k = 0; k < chk->narms && strcmp(why, "target"); k++)
-		fprintf(stderr, "%s %s %.2f%% (target %.2f%%)", k ? "," : "", chk->arm[k],
-			100 * chk->halfwidth[k], 100 * chk->target[k]);
+		fprintf(stderr, "%s %s %.2f%% (target %.2f%%%s)", k ? "," : "", chk->arm[k],
+			100 * chk->halfwidth[k], 100 * chk->target[k],
+			chk->halfwidth[k] <= chk->target[k] ? ", met" : "");
 	fprintf(stderr, "\n");
 }
 
