@@ -213,7 +213,8 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	{ "experiments", OPT_EXPS, "LIST", "the experiments measured (a comma list of "
 	  "EXPERIMENTS)", "every one but the NIC models' (--nics)", "EXPERIMENTS" },
 	{ "nics", OPT_NICS, "LIST", "the driver matrix: also measure the nic topology with "
-	  "each of these qemu NIC models as the DUT (a comma list of virtio-net, vmxnet3, e1000e, e1000, or all), "
+	  "each of these qemu NIC models as the DUT (a comma list of virtio-net, vmxnet3, e1000e, e1000, igb (under --qemu "
+	  "backports), or all), "
 	  "with xdpgeneric beside the modes; xdpdrv where the driver has native XDP",
 	  "none (virtio-net only)", "NICS" },
 	{ "list", OPT_LIST, NULL, "measure nothing: print the matrix's cells, one "
