@@ -555,6 +555,21 @@ static int nic_in_qemu(const struct run_opts *o)
 	return EXIT_USAGE;
 }
 
+/* The xdp-live sender needs XDP on live frames, which some kernels refuse (EPERM): asked
+ * of the kernel that will run it (this one, or inside the icount guest the guest's), and
+ * refused before anything is made. Returns -1 to go on, or 1. */
+static int xdp_live_here(const struct run_opts *o)
+{
+	char why[256] = "";
+
+	if (o->sender != SENDER_XDP_LIVE || (o->engine == ENGINE_ICOUNT && !o->inside_icount) ||
+	    sender_xdp_live_probe(why, sizeof(why)) != 0)
+		return -1;
+	fprintf(stderr, "xdptc: --sender xdp-live: %s; nothing was made (the udp, packet and "
+			"tap senders run here; `xdptc doctor` says xdp_live)\n", why);
+	return 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static char topodir[PATH_MAX];
@@ -565,6 +580,8 @@ int cmd_run(int argc, char **argv)
 		r = guest_kernel_known(&o);
 	if (r < 0)
 		r = nic_in_qemu(&o);
+	if (r < 0)
+		r = xdp_live_here(&o);
 	if (r < 0 && topology_find(o.topology)->preflight)
 		r = topology_find(o.topology)->preflight(&o);
 	return r >= 0 ? r : run_main(&o);

@@ -13,7 +13,35 @@
 #include "cli_parse.h"
 #include "cli_table.h"
 #include "run.h"
+#include "sender.h"
 #include "sweep.h"
+
+/* A sweep over senders leaves out xdp-live where the kernel that would run it refuses XDP
+ * on live frames (sender_xdp_live_probe), saying so, before any run. Returns -1 to go on,
+ * or 1 when no value is left. */
+static int sweep_senders_here(struct sweep *sw, const struct run_opts *o)
+{
+	char why[256] = "";
+	int n = 0;
+
+	if (strcmp(sw->over, "sender") || (o->engine == ENGINE_ICOUNT && !o->inside_icount))
+		return -1;
+	for (int i = 0; i < sw->n; i++) {
+		if (!strcmp(sw->vals[i], "xdp-live") && !why[0] &&
+		    sender_xdp_live_probe(why, sizeof(why)) == 1)
+			snprintf(why, sizeof(why), "-"); /* it runs: asked once */
+		if (!strcmp(sw->vals[i], "xdp-live") && strcmp(why, "-")) {
+			fprintf(stderr, "xdptc sweep: xdp-live left out: %s\n", why);
+			continue;
+		}
+		memmove(sw->vals[n++], sw->vals[i], sizeof(sw->vals[i]));
+	}
+	sw->n = n;
+	if (n)
+		return -1;
+	fprintf(stderr, "xdptc sweep: no value is left to run\n");
+	return 1;
+}
 
 /* Parse the command line: --over and --values here, the rest for run_opts_parse into
  * @o. Returns -1 to go on, or the exit status. */
@@ -54,7 +82,7 @@ static int sweep_parse(struct sweep *sw, int argc, char **argv, struct run_opts 
 	if (e >= 0)
 		return e;
 	o->quiet = 1;
-	return -1;
+	return sweep_senders_here(sw, o);
 }
 
 int cmd_sweep(int argc, char **argv)

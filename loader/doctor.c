@@ -17,6 +17,7 @@
 #include "bpf_log.h"
 #include "drop_prog.h"
 #include "netkit.h"
+#include "sender.h"
 #include "netns.h"
 #include "perf_stat.h"
 #include "skb_counters.h"
@@ -117,6 +118,21 @@ static void check_netkit(json_t *items)
 		item(items, "netkit", false, "%s; the container topology measures its veth arms "
 		     "here (netkit: --engine icount --guest-kernel 6.12)",
 		     why[0] ? why : "netkit could not be tried");
+}
+
+/* XDP on live frames (the xdp-live sender's): tried on one frame that is dropped
+ * (loader/sender.h). */
+static void check_xdp_live(json_t *items)
+{
+	char why[256] = "";
+	int ok = sender_xdp_live_probe(why, sizeof(why));
+
+	if (ok == 1)
+		item(items, "xdp_live", true, "XDP on live frames (BPF_F_TEST_XDP_LIVE_FRAMES): the "
+		     "xdp-live sender runs here");
+	else
+		item(items, "xdp_live", false, "%s; --sender xdp-live is refused here, the udp, "
+		     "packet and tap senders run", ok < 0 ? strerror(-ok) : why);
 }
 
 static void check_backend(json_t *items, const char *name, int backend)
@@ -395,6 +411,7 @@ json_t *doctor_report(const char *topologies_dir, bool boot, bool in_guest)
 	if (topologies_dir) /* what a veth run needs: a pair built to try native XDP on */
 		check_veth(items, topologies_dir);
 	check_netkit(items);
+	check_xdp_live(items);
 	check_backend(items, "kprobes", BACKEND_KPROBE);
 	check_backend(items, "fentry", BACKEND_FENTRY);
 	check_backend(items, "tracepoints", BACKEND_TRACEPOINT);

@@ -6,6 +6,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <linux/bpf.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -144,6 +145,28 @@ static int xdp_live_open(struct sender *s, const unsigned char src_mac[6])
 				"(%s): each send call pays an XDP dispatcher update\n",
 			s->opts.dev, strerror(errno));
 	return s->opts.rate_pps ? xdp_live_calibrate(s) : 0;
+}
+
+int sender_xdp_live_probe(char *why, size_t whylen)
+{
+	const struct bpf_insn drop[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_DROP },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	unsigned char frame[60] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = sizeof(frame),
+		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xdptc_probe", "GPL", drop, 2, NULL), e;
+
+	if (fd < 0)
+		return -errno;
+	frame[12] = 0x08; /* an IPv4 EtherType: a frame, not a runt */
+	e = bpf_prog_test_run_opts(fd, &opts) ? errno : 0;
+	close(fd);
+	if (e)
+		snprintf(why, whylen, "this kernel refuses XDP on live frames (BPF_PROG_TEST_RUN "
+			 "with BPF_F_TEST_XDP_LIVE_FRAMES: %s)", strerror(e));
+	return !e;
 }
 
 int sender_open(struct sender *s, const struct sender_opts *o)

@@ -63,6 +63,14 @@ int sender_send(struct sender *s, uint64_t count, struct udp_send_result *res);
 
 void sender_close(struct sender *s);
 
+/* sender_xdp_live_probe - does this kernel run XDP programs on live frames
+ * (BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18; net/bpf/test_run.c),
+ * what the xdp-live sender needs? Tries one frame through a program that drops it, on
+ * the loopback device of the calling thread's namespace: nothing is sent. Returns 1 yes,
+ * 0 no (the kernel's answer in @why: some kernels refuse it with EPERM), or -errno when it
+ * could not try (no program loads at all). */
+int sender_xdp_live_probe(char *why, size_t whylen);
+
 /* ip_checksum - the Internet checksum (RFC 1071) of the @len bytes at @p (an IPv4
  * header with its checksum field zeroed), in host order. */
 uint16_t ip_checksum(const unsigned char *p, size_t len);

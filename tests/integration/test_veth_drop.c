@@ -293,13 +293,26 @@ static void test_each_sender_delivers_its_count(void **state)
 		struct udp_send_result res;
 		uint64_t before[VERDICT_NR], after[VERDICT_NR];
 		struct sender s;
+		char why[256] = "";
+		int live = kinds[k] != SENDER_XDP_LIVE || sender_xdp_live_probe(why, sizeof(why)) == 1;
+		int e;
 
 		assert_int_equal(verdicts_read_fd(a.verdicts_fd, before), 0);
 		assert_int_equal(netns_enter(snd_ns, &saved), 0);
-		assert_int_equal(sender_open(&s, &o), 0);
-		assert_int_equal(sender_send(&s, 10000, &res), 0);
-		sender_close(&s);
+		e = sender_open(&s, &o);
+		if (!e)
+			e = sender_send(&s, 10000, &res);
+		sender_close(&s); /* sender_open cleared it first: safe after a failure */
 		assert_int_equal(netns_return(saved), 0);
+		/* a kernel that refuses XDP on live frames (some do, with EPERM): the probe must
+		 * have said so, and the sender must fail; the other senders are still checked */
+		if (!live) {
+			printf("# %s: %s; the sender failed as the probe said: %s\n",
+			       sender_name(kinds[k]), why, strerror(-e));
+			assert_true(e < 0);
+			continue;
+		}
+		assert_int_equal(e, 0);
 		usleep(100000);
 		assert_int_equal(verdicts_read_fd(a.verdicts_fd, after), 0);
 		printf("# %s: sent %llu, dropped by the DUT %llu (%.2f Mpps)\n",
