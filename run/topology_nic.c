@@ -24,6 +24,7 @@
 #include "mode_refuse.h"
 #include "nic_list.h"
 #include "run_ctx.h"
+#include "topology_local.h"
 
 /* The DUT NIC's report (dev_report.h: its driver, whether it runs XDP natively), read
  * once the topology is up, and the modes refused on it: run.json's "dut_nic" and
@@ -85,17 +86,6 @@ static void nic_json_describe(struct run_ctx *c, json_t *run)
 							     : json_array());
 }
 
-/* The receive path runs where the sender's transmit raised the DUT's interrupt: on the
- * guest's one CPU, in the sender's context (its softirq on the way out of the
- * interrupt or of the transmit) or its ksoftirqd. */
-static int nic_trial_env(struct run_ctx *c, struct trial_env *env)
-{
-	env->cpu_source = CPU_SENDER_AND_SOFTIRQ;
-	if (c->o.sender_cpu >= 0)
-		softirq_tasks_find_cpu(c->o.sender_cpu, &c->dut.softirq);
-	return 0;
-}
-
 const struct topology_desc topology_nic = {
 	.name = "nic",
 	.script = "nic.sh",
@@ -114,6 +104,9 @@ const struct topology_desc topology_nic = {
 		 "DUT NIC's receive path runs in the interrupts and softirqs that follow the "
 		 "sender's e1000 transmits, on the guest's one CPU)",
 	.dut_open = nic_dut_open,
-	.trial_env = nic_trial_env,
+	/* the receive path runs where the sender's transmit raised the DUT's interrupt: on the
+	 * guest's one CPU, in the sender's context (its softirq on the way out of the
+	 * interrupt or of the transmit) or its ksoftirqd */
+	.trial_env = local_trial_env,
 	.json_describe = nic_json_describe,
 };

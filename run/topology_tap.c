@@ -16,24 +16,15 @@
 #include "dut_local.h"
 #include "run_ctx.h"
 #include "sender.h"
-
-/* The DUT is the tap in its namespace, on this machine. */
-static int tap_dut_open(struct run_ctx *c)
-{
-	dut_local_init(&c->dut, c->topo.dut_ns, c->topo.dut_dev);
-	return 0;
-}
+#include "topology_local.h"
 
 /* The write, the skb (or none) and the receive path all run on the sender's thread, in
  * its system call (tun_rx_batched -> netif_receive_skb, bottom halves off): its CPU time
  * is the packets' cost, with the softirq threads of its CPU in case any is deferred. */
 static int tap_trial_env(struct run_ctx *c, struct trial_env *env)
 {
-	env->cpu_source = CPU_SENDER_AND_SOFTIRQ;
 	env->rx_is_sent = true;
-	if (c->o.sender_cpu >= 0)
-		softirq_tasks_find_cpu(c->o.sender_cpu, &c->dut.softirq);
-	return 0;
+	return local_trial_env(c, env);
 }
 
 const struct topology_desc topology_tap = {
@@ -48,6 +39,6 @@ const struct topology_desc topology_tap = {
 	.icount_inside = true,
 	.timed = "CPU time in ns of the thread writing into the tap (tun_get_user and the "
 		 "receive path run in its system call) + its CPU's softirq threads",
-	.dut_open = tap_dut_open,
+	.dut_open = local_dut_open, /* the tap in its namespace, on this machine */
 	.trial_env = tap_trial_env,
 };

@@ -16,26 +16,8 @@
 #include "dut_local.h"
 #include "run_ctx.h"
 #include "sender.h"
+#include "topology_local.h"
 
-/* The DUT is the veth end in its namespace, on this machine. */
-static int veth_dut_open(struct run_ctx *c)
-{
-	dut_local_init(&c->dut, c->topo.dut_ns, c->topo.dut_dev);
-	return 0;
-}
-
-/* The receive path the sender starts runs on the sender's CPU (netif_rx's backlog and
- * veth's NAPI are that CPU's), in its context or its ksoftirqd, or in a threaded NAPI's
- * thread: the other CPUs' ksoftirqd run other work (this process's deferred frees after
- * a detach among it), not the packets'. */
-static int veth_trial_env(struct run_ctx *c, struct trial_env *env)
-{
-	env->cpu_source = CPU_SENDER_AND_SOFTIRQ;
-	env->veth_pair = true;
-	if (c->o.sender_cpu >= 0)
-		softirq_tasks_find_cpu(c->o.sender_cpu, &c->dut.softirq);
-	return 0;
-}
 
 /* Pin the DUT's threaded-NAPI threads (to --napi-cpu, or off the sender's CPU) at
  * SCHED_FIFO 50, record them for the stall probe, and keep this process on the sender's
@@ -134,7 +116,12 @@ const struct topology_desc topology_veth = {
 	.allows = TOPOLOGY_THREADED_NAPI | TOPOLOGY_REBUILD,
 	.icount_inside = true,
 	.doctor_item = "xdp_native_veth",
-	.dut_open = veth_dut_open,
-	.trial_env = veth_trial_env,
+	/* the DUT is the veth end in its namespace, on this machine; the receive path the
+	 * sender starts runs on the sender's CPU (netif_rx's backlog and veth's NAPI are that
+	 * CPU's), in its context or its ksoftirqd, or in a threaded NAPI's thread: the other
+	 * CPUs' ksoftirqd run other work (this process's deferred frees after a detach among
+	 * it), not the packets' */
+	.dut_open = local_dut_open,
+	.trial_env = veth_pair_trial_env,
 	.rx_prepare = veth_rx_prepare,
 };
