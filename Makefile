@@ -103,7 +103,8 @@ RUN_ARGS = $(strip \
 	$(if $(filter 1,$(ALLOW_DEFAULT_ROUTE_DEV)),--allow-default-route-dev) \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) \
 	$(if $(call cmdline,PORT),--port $(PORT)) \
-	$(if $(call cmdline,OUT),--out $(OUT)))
+	$(if $(call cmdline,OUT),--out $(OUT)) \
+	$(if $(BATCH),--batch $(BATCH)))
 SWITCHES := AA FLAME MAXRATE THREADED ALLOW_DEFAULT_ROUTE_DEV
 
 MATRIX_ARGS = $(strip $(if $(KERNELS),--kernels $(KERNELS)) $(if $(JOBS),--jobs $(JOBS)) \

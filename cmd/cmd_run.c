@@ -443,6 +443,22 @@ static int run_opts_finish(struct run_parse *p)
 	return run_opts_arms_sizes(p, td, icount);
 }
 
+/* --batch is the udp and packet senders' (sendmmsg's messages per call): the xdp-live
+ * sender flushes its own batches, the tap sender writes a frame a call, and from outside
+ * nothing is sent. Returns -1 to go on, or the exit status. */
+static int run_opts_batch(const struct run_parse *p)
+{
+	const struct topology_desc *td = topology_find(p->o.topology);
+
+	if (!given(p, OPT_BATCH) ||
+	    (!td->outside && (p->o.sender == SENDER_UDP || p->o.sender == SENDER_PACKET)))
+		return -1;
+	fprintf(stderr, "xdptc: --batch applies to --sender udp and packet only (this run's "
+			"sender: %s)\n", td->outside ? "none, its traffic comes from outside"
+						      : sender_name((enum sender_kind)p->o.sender));
+	return EXIT_USAGE;
+}
+
 /* --inside-icount FILE: the options the host wrote (run_opts_to_json), and no others.
  * Returns -1 to go on, or the exit status. */
 static int run_opts_inside(struct run_parse *p, int argc)
@@ -502,6 +518,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		r = run_opts_inside(&p, argc);
 	else
 		r = run_opts_finish(&p);
+	if (r < 0)
+		r = run_opts_batch(&p);
 	if (r >= 0)
 		return r;
 	if ((c = check_privilege()))

@@ -181,7 +181,8 @@ int sender_open(struct sender *s, const struct sender_opts *o)
 	s->udp.fd = -1;
 	if (o->kind == SENDER_UDP) {
 		struct udp_sender_opts uo = { .dst_addr = o->dst_addr, .dst_port = o->dst_port,
-					      .payload_len = o->payload_len, .rate_pps = o->rate_pps };
+					      .payload_len = o->payload_len, .rate_pps = o->rate_pps,
+					      .batch = o->batch };
 
 		return udp_sender_open(&s->udp, &uo);
 	}
@@ -226,21 +227,24 @@ int sender_open(struct sender *s, const struct sender_opts *o)
 
 static int send_packet(struct sender *s, uint64_t count, struct udp_send_result *res)
 {
-	struct mmsghdr msgs[64];
+	static struct mmsghdr msgs[SENDER_BATCH_MAX];
 	struct iovec iov = { .iov_base = s->frame, .iov_len = s->frame_len };
 	uint64_t start = clock_ns(CLOCK_MONOTONIC);
+	unsigned int batch = s->opts.batch ? s->opts.batch : 64;
 
+	if (batch > SENDER_BATCH_MAX)
+		return -EINVAL;
 	memset(msgs, 0, sizeof(msgs));
-	for (int i = 0; i < 64; i++) {
+	for (unsigned int i = 0; i < batch; i++) {
 		msgs[i].msg_hdr.msg_iov = &iov;
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	while (res->sent < count) {
-		unsigned int n = count - res->sent < 64 ? (unsigned int)(count - res->sent) : 64;
+		unsigned int n = count - res->sent < batch ? (unsigned int)(count - res->sent) : batch;
 		int r;
 
 		if (s->opts.rate_pps)
-			send_pace(&start, res->sent, s->opts.rate_pps, 64);
+			send_pace(&start, res->sent, s->opts.rate_pps, batch);
 		r = sendmmsg(s->fd, msgs, n, 0);
 		if (r < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {

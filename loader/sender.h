@@ -28,6 +28,8 @@ const char *sender_name(enum sender_kind k);
 /* Parse "udp", "packet", "xdp-live" or "tap". Returns 0 or -EINVAL. */
 int sender_parse(const char *s, enum sender_kind *out);
 
+#define SENDER_BATCH_MAX 1024 /* sendmmsg's most messages a call (UIO_MAXIOV) */
+
 struct sender_opts {
 	enum sender_kind kind;
 	const char *dev;           /* packet, xdp-live: the sending device (this namespace);
@@ -37,6 +39,7 @@ struct sender_opts {
 	const char *dst_mac;       /* packet, xdp-live: "aa:bb:cc:dd:ee:ff" of the DUT */
 	uint16_t dst_port;
 	uint32_t payload_len;
+	uint32_t batch;            /* udp, packet: packets per sendmmsg call, 1-1024 (0: 64) */
 	uint64_t rate_pps;         /* 0: as fast as possible */
 };
 

@@ -106,6 +106,7 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 		.dst_mac = env->dst_mac,
 		.dst_port = env->send_port,
 		.payload_len = env->payload_len,
+		.batch = env->batch,
 		.rate_pps = env->rate_pps,
 	};
 	int saved;

@@ -46,6 +46,7 @@ struct trial_env {
 	uint16_t port;                   /* UDP port the programs drop */
 	uint16_t send_port;              /* UDP destination port the sender uses */
 	uint32_t payload_len;            /* UDP payload bytes */
+	uint32_t batch;                  /* udp, packet senders: packets per send call (0: 64) */
 	int sender_cpu;                  /* CPU the sender is pinned to, -1 none */
 	uint64_t warmup;                 /* packets sent before the window */
 	uint64_t rate_pps;               /* 0: as fast as possible */

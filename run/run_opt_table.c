@@ -267,6 +267,13 @@ const struct run_opt run_opt_table[] = {
 	  "18",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(payload_len), .imin = 0, .imax = RUN_PAYLOAD_MAX, .dflt = 18,
 	  .what = "payload bytes, 0-" RUN_STR(RUN_PAYLOAD_MAX) " (a 1514-byte frame)", .json = "payload_len" },
+	{ "batch", OPT_BATCH, "N", "packets per send call of the udp and packet senders "
+	  "(sendmmsg's messages, 1-" RUN_STR(RUN_BATCH_MAX) "): 1 sends each datagram in a "
+	  "call of its own, as many applications do; more share one system call among more "
+	  "packets. The same for every arm of a run", RUN_STR(RUN_BATCH_DEFAULT), "BATCH",
+	  .type = RUN_OPT_COUNT, RUN_OPT_AT(batch), .imin = 1, .imax = RUN_BATCH_MAX,
+	  .dflt = RUN_BATCH_DEFAULT, .what = "packets per call, 1-" RUN_STR(RUN_BATCH_MAX),
+	  .json = "batch" },
 	{ "seed", OPT_SEED, "N", "seed of the trial order", "the time",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(seed), .imin = 0, .imax = INT64_MAX,
 	  .what = "a non-negative integer", .json = "seed" },

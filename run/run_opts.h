@@ -29,6 +29,8 @@
 #define RUN_COUNT_REPS_MIN 1
 #define RUN_COUNT_REPS_MAX 100
 #define RUN_PAYLOAD_MAX 1472 /* UDP payload bytes: a 1514-byte frame */
+#define RUN_BATCH_MAX 1024   /* --batch: packets per send call (sendmmsg takes 1024) */
+#define RUN_BATCH_DEFAULT 64
 #define RUN_WINDOW_MS_MIN 0.5
 #define RUN_WINDOW_MS_MAX 1000
 #define RUN_TIMING_BUDGET_MIN 1
@@ -78,6 +80,8 @@ struct run_opts {
 				    * icount 2) */
 	uint16_t port;             /* UDP port dropped (default 9999) */
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
+	uint32_t batch;            /* packets per send call of the udp and packet senders
+				    * (sendmmsg's messages; default RUN_BATCH_DEFAULT) */
 	int sender_cpu;            /* default: the last online CPU */
 	bool sender_cpu_set;       /* --cpu given: the icount engine's inner run keeps it;
 				    * else it takes its own machine's last CPU */

@@ -21,7 +21,8 @@
 # renderer: a run's and a matrix's index.html from summary.md and matrix.md),
 # debhelper (with dpkg-dev) and lintian for `make deb` and the test of the installed
 # package, man-db for its `man xdptc`, libglib2.0-dev for the icount plugin built
-# against qemu 10's plugin header (QEMU=backports), which includes glib.h.
+# against qemu 10's plugin header (QEMU=backports), which includes glib.h, strace for
+# the test that counts the sender's sendmmsg calls (--batch, test_run_batch).
 # On Debian 12 it adds bookworm-backports to apt's sources
 # (/etc/apt/sources.list.d/xdptc-bookworm-backports.list). Elsewhere, install the
 # equivalents by hand (libbpf >= 1.3 with its bpftool) and run `make`.
@@ -33,7 +34,7 @@ PKGS="make gcc pkg-config procps clang llvm libelf-dev zlib1g-dev libcmocka-dev 
 iproute2 ethtool qemu-system-x86 busybox-static cpio kmod xz-utils zstd debian-archive-keyring \
 bpftrace linux-perf gnuplot-nox \
 libclang-rt-dev python3-jsonschema python3-yaml groff-base chromium parallel \
-libcmark-gfm-dev libcmark-gfm-extensions-dev debhelper dpkg-dev lintian man-db libglib2.0-dev"
+libcmark-gfm-dev libcmark-gfm-extensions-dev debhelper dpkg-dev lintian man-db libglib2.0-dev strace"
 BP_PKGS="libbpf-dev bpftool"
 
 have_all() {
