@@ -41,6 +41,10 @@ const struct matrix_exp matrix_exps[] = {
 	{ .name = "container", .title = "container: veth and netkit", .topology = "container",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .since = { 6, 7, "netkit" },
 	  .modes_more = ",netkit", .md = matrix_md_container },
+	/* veth with every mode's packets in veth's NAPI: the modes differ by their hook
+	 * alone, where on veth-udp xdpdrv alone takes NAPI */
+	{ .name = "veth-napi", .title = "veth, NAPI for every mode", .topology = "veth-napi",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .md = matrix_md_section },
 	{ .name = "host-veth-udp", .title = "veth, UDP (host)", .topology = "veth",
 	  .sender = "udp", .engine = MATRIX_HOST, .beside = "veth-udp" },
 	{ .name = "host-veth-xdp-live", .title = "veth, XDP-live (host)", .topology = "veth",

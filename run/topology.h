@@ -127,7 +127,8 @@ struct topology_desc {
 	X(nic)           \
 	X(dev)           \
 	X(container)     \
-	X(tap)
+	X(tap)           \
+	X(veth_napi)
 
 #define TOPOLOGY_DECLARE(n) extern const struct topology_desc topology_##n;
 TOPOLOGY_LIST(TOPOLOGY_DECLARE)

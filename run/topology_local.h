@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * topology_local.h: the callbacks that the topologies whose DUT is a device in a network
- * namespace of this machine, fed by a sender on this machine, share (veth, tap, nic
- * inside its guest): each descriptor names the ones it takes.
+ * namespace of this machine, fed by a sender on this machine, share (veth, veth-napi,
+ * tap, nic inside its guest): each descriptor names the ones it takes.
  */
 #ifndef XDPTC_TOPOLOGY_LOCAL_H
 #define XDPTC_TOPOLOGY_LOCAL_H
