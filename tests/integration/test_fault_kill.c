@@ -1513,7 +1513,7 @@ static void test_second_run_refuses_and_the_first_completes(void **state)
 	(void)state;
 	do {
 		wait_for_the_lock();
-		run_start(&a, "run --topology veth --packets 200k --reps 5 --count-reps 1 --no-flame --schedule classic "
+		run_start(&a, "run --topology veth --packets 100k --reps 5 --count-reps 1 --no-flame --schedule classic "
 			  "--modes tc,xdpdrv --quiet --out results-a --seed 5", "first.log");
 		/* until it measures */
 		while ((n = run_line(&a, now_s() + 60, line, sizeof(line))) == 1 &&
@@ -1574,7 +1574,7 @@ static void test_second_run_refuses_and_the_first_completes(void **state)
 		double stack = json_number_value(json_object_get(m, "stack_entries_per_pkt"));
 
 		printf("# the first run: %s pkts_at_dut %.0f stack/pkt %.3f\n", mode, at, stack);
-		assert_true(fabs(at - 200000) <= 200);
+		assert_true(fabs(at - 100000) <= 100);
 		if (!strcmp(mode, "tc"))
 			assert_true(stack >= 0.99);
 		else

@@ -49,7 +49,7 @@ static void test_virtio_run_shows_the_mechanism(void **state)
 	int st;
 
 	(void)state;
-	st = run_xdptc(xdptc, tmpl, "", "run --topology virtio --packets 20k --rate 20k --reps 2 "
+	st = run_xdptc(xdptc, tmpl, "", "run --topology virtio --packets 10k --rate 20k --reps 2 "
 					"--seed 3 --cross-check-counters --quiet", path, sizeof(path));
 	run_prefix(path, prefix, sizeof(prefix));
 	assert_run_ok(st, path);
