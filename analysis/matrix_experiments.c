@@ -41,8 +41,8 @@ const struct matrix_exp matrix_exps[] = {
 	{ .name = "container", .title = "container: veth and netkit", .topology = "container",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .since = { 6, 7, "netkit" },
 	  .modes_more = ",netkit", .md = matrix_md_container },
-	/* veth with every mode's packets in veth's NAPI: the modes differ by their hook
-	 * alone, where on veth-udp xdpdrv alone takes NAPI */
+	/* veth with every mode's packets in veth's NAPI (tc's through GRO too), where on
+	 * veth-udp only xdpdrv's take it */
 	{ .name = "veth-napi", .title = "veth, NAPI for every mode", .topology = "veth-napi",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .md = matrix_md_section },
 	{ .name = "host-veth-udp", .title = "veth, UDP (host)", .topology = "veth",

@@ -5,14 +5,15 @@
  * (drivers/net/veth.c) hands an skb to the peer's NAPI (veth_forward_skb ->
  * veth_xdp_rx, then veth_poll -> veth_xdp_rcv) only when the receiving queue has NAPI
  * (GRO on, or an XDP program attached: veth_enable_xdp) and the skb is eligible for GRO
- * (veth_skb_is_eligible_for_gro: an XDP program on the queue, or TSO off on the sending
- * veth, or UDP GRO forwarding on the receiver); every other skb goes to the sending CPU's
- * backlog (__netif_rx). On the veth topology a UDP socket's skb is eligible only while
- * xdpdrv is attached, so its xdpdrv and tc arms take different receive paths; here GRO is
- * on at the DUT's end and TSO off at the sender's, so tc, tcx and generic XDP take
- * veth_poll too (then napi_gro_receive, where UDP without a GRO socket is not merged) and
- * the modes differ by their hook alone. After the passes, the DUT's own counters say how
- * many of its packets veth's NAPI took (run.json's "veth_napi").
+ * (veth_skb_is_eligible_for_gro: no TSO on the sending veth, or a socket's skb meeting
+ * rx-gro-list or rx-udp-gro-forwarding on the receiver); every other skb goes to the
+ * sending CPU's backlog (__netif_rx). Attaching XDP turns the sending veth's TSO off
+ * (veth_xdp_set -> veth_fix_features), so on the veth topology a UDP socket's packets
+ * take veth's NAPI for xdpdrv and the backlog for tc. Here GRO is on at the DUT's end and
+ * TSO off at the sender's, so tc, tcx and generic XDP take veth_poll too, and then GRO
+ * (napi_gro_receive, where UDP without a GRO socket is not merged) and the list receive,
+ * which xdpdrv's drop in veth_xdp_rcv_skb comes before. After the passes, the DUT's own
+ * counters say how many of its packets veth's NAPI took (run.json's "veth_napi").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +91,8 @@ static int veth_napi_after_passes(struct run_ctx *c)
 const struct topology_desc topology_veth_napi = {
 	.name = "veth-napi",
 	.script = "veth.sh",
-	.help = "the veth pair with GRO on at the DUT: every mode's packets take veth's NAPI",
+	.help = "the veth pair with GRO on at the DUT and TSO off at the sender: every mode's "
+		"packets take veth's NAPI (tc's then GRO)",
 	/* the veth topology's */
 	.host = { .packets = 200000, .reps = 21 },
 	.icount = { .packets = 20000, .reps = 11 },
