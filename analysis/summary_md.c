@@ -331,11 +331,11 @@ static void header_dut_nic(const json_t *run, FILE *out)
 			: "no (not said by this kernel: the xdpdrv attach was refused)");
 }
 
-/* How many of the DUT's packets veth's NAPI took (run.json's "veth_napi", the veth-napi
+/* How many of the DUT's packets veth's NAPI took (run.json's "dut_napi", the veth-napi
  * topology: its queues' rx_queue_N_xdp_packets against its rx_packets). */
-static void header_veth_napi(const json_t *run, FILE *out)
+static void header_dut_napi(const json_t *run, FILE *out)
 {
-	const json_t *n = json_object_get(run, "veth_napi");
+	const json_t *n = json_object_get(run, "dut_napi");
 	double napi = json_number_value(json_object_get(n, "napi_packets"));
 	double rx = json_number_value(json_object_get(n, "rx_packets"));
 
@@ -429,7 +429,7 @@ static void render_header(const struct render_ctx *rc)
 		json_str_of(mach, "kernel_release", "?"),
 		json_str_of(mach, "arch", ""));
 	header_dut_nic(run, out);
-	header_veth_napi(run, out);
+	header_dut_napi(run, out);
 	header_traffic(rc);
 	window_schedule_md(run, out);
 	summary_stop_md(run, out);

@@ -13,7 +13,7 @@
  * TSO off at the sender's, so tc, tcx and generic XDP take veth_poll too, and then GRO
  * (napi_gro_receive, where UDP without a GRO socket is not merged) and the list receive,
  * which xdpdrv's drop in veth_xdp_rcv_skb comes before. After the passes, the DUT's own
- * counters say how many of its packets veth's NAPI took (run.json's "veth_napi").
+ * counters say how many of its packets veth's NAPI took (run.json's "dut_napi").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@ static void veth_napi_rx_prepare(struct run_ctx *c)
 		 t->snd_ns, t->snd_dev);
 	if (system(cmd))
 		fprintf(stderr, "xdptc: note: GRO on for %s or TSO off for %s failed: veth's "
-				"NAPI may not take every mode's packets (run.json's veth_napi says)\n",
+				"NAPI may not take every mode's packets (run.json's dut_napi says)\n",
 			t->dut_dev, t->snd_dev);
 	else
 		fprintf(stderr, "xdptc: veth's NAPI for every mode: GRO on for %s, TSO off for %s\n",
@@ -69,7 +69,7 @@ static int napi_packets(const struct topology *t, uint64_t *napi, uint64_t *rx)
 	return e;
 }
 
-/* run.json's "veth_napi": how many of the DUT's packets veth's NAPI took, said on stderr
+/* run.json's "dut_napi": how many of the DUT's packets veth's NAPI took, said on stderr
  * too. The topology is built anew for each segment of the alternating pass: the counts
  * are its last build's (that segment and the passes after it). */
 static int veth_napi_after_passes(struct run_ctx *c)
@@ -78,12 +78,12 @@ static int veth_napi_after_passes(struct run_ctx *c)
 
 	if (napi_packets(&c->topo, &napi, &rx)) {
 		fprintf(stderr, "xdptc: note: the DUT's NAPI counters could not be read\n");
-		json_object_set_new(c->run, "veth_napi", json_null());
+		json_object_set_new(c->run, "dut_napi", json_null());
 		return 0;
 	}
 	fprintf(stderr, "xdptc: veth's NAPI took %llu of the %llu packets %s received\n",
 		(unsigned long long)napi, (unsigned long long)rx, c->topo.dut_dev);
-	json_object_set_new(c->run, "veth_napi", json_pack("{s:I, s:I}", "napi_packets",
+	json_object_set_new(c->run, "dut_napi", json_pack("{s:I, s:I}", "napi_packets",
 				(json_int_t)napi, "rx_packets", (json_int_t)rx));
 	return 0;
 }
@@ -92,7 +92,7 @@ const struct topology_desc topology_veth_napi = {
 	.name = "veth-napi",
 	.script = "veth.sh",
 	.help = "the veth pair with GRO on at the DUT and TSO off at the sender: every mode's "
-		"packets take veth's NAPI (tc's then GRO)",
+		"packets take veth's NAPI (all but xdpdrv's then GRO)",
 	/* the veth topology's */
 	.host = { .packets = 200000, .reps = 21 },
 	.icount = { .packets = 20000, .reps = 11 },

@@ -4,9 +4,9 @@
  * xdpdrv on the veth pair with GRO on at the DUT and TSO off at the sender, and the
  * mechanism must show as veth's code says (drivers/net/veth.c):
  * - veth's NAPI (veth_poll -> veth_xdp_rcv, counted in the DUT's rx_queue_N_xdp_packets)
- *   took every packet the DUT received, in both modes (run.json's veth_napi), where on
+ *   took every packet the DUT received, in both modes (run.json's dut_napi), where on
  *   the veth topology the tc arm's packets go to the backlog (__netif_rx);
- * - tc runs after __netif_receive_skb_core (one stack entry and one skb freed per
+ * - tc drops in __netif_receive_skb_core (one stack entry and one skb freed per
  *   packet), xdpdrv in veth_xdp_rcv_skb before it (no stack entry);
  * - every trial conserved its packets.
  * The CPU time per packet is printed, not asserted (a performance figure: make
@@ -53,7 +53,7 @@ static void test_veth_napi_takes_every_mode_through_napi(void **state)
 			fail_msg("trial %zu (%s) is invalid: %s", i,
 				 json_string_value(json_object_get(t, "mode")),
 				 json_string_value(json_object_get(t, "invalid_reason")));
-	napi = json_object_get(run, "veth_napi");
+	napi = json_object_get(run, "dut_napi");
 	assert_true(json_is_object(napi));
 	printf("# veth's NAPI took %.0f of the %.0f packets the DUT received\n",
 	       num(napi, "napi_packets"), num(napi, "rx_packets"));
