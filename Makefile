@@ -105,7 +105,8 @@ RUN_ARGS = $(strip \
 	$(if $(call cmdline,CPU),--cpu $(CPU)) \
 	$(if $(call cmdline,PORT),--port $(PORT)) \
 	$(if $(call cmdline,OUT),--out $(OUT)) \
-	$(if $(BATCH),--batch $(BATCH)))
+	$(if $(BATCH),--batch $(BATCH)) \
+	$(if $(VLAN),--vlan $(VLAN)))
 SWITCHES := AA FLAME MAXRATE THREADED ALLOW_DEFAULT_ROUTE_DEV
 
 MATRIX_ARGS = $(strip $(if $(KERNELS),--kernels $(KERNELS)) $(if $(JOBS),--jobs $(JOBS)) \

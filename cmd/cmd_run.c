@@ -459,6 +459,22 @@ static int run_opts_batch(const struct run_parse *p)
 	return EXIT_USAGE;
 }
 
+/* --vlan is the senders' that write whole frames (packet, xdp-live, tap): a socket's
+ * datagrams carry no tag, and from outside nothing is sent. Returns -1 to go on, or the
+ * exit status. */
+static int run_opts_vlan(const struct run_parse *p)
+{
+	const struct topology_desc *td = topology_find(p->o.topology);
+
+	if (!given(p, OPT_VLAN) || (!td->outside && p->o.sender != SENDER_UDP))
+		return -1;
+	fprintf(stderr, "xdptc: --vlan applies to --sender packet, xdp-live and tap, which write "
+			"whole frames (this run's sender: %s)\n",
+		td->outside ? "none, its traffic comes from outside"
+			    : "udp, whose datagrams carry no tag");
+	return EXIT_USAGE;
+}
+
 /* --inside-icount FILE: the options the host wrote (run_opts_to_json), and no others.
  * Returns -1 to go on, or the exit status. */
 static int run_opts_inside(struct run_parse *p, int argc)
@@ -520,6 +536,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 		r = run_opts_finish(&p);
 	if (r < 0)
 		r = run_opts_batch(&p);
+	if (r < 0)
+		r = run_opts_vlan(&p);
 	if (r >= 0)
 		return r;
 	if ((c = check_privilege()))

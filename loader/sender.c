@@ -83,6 +83,18 @@ int build_udp_frame(unsigned char *buf, size_t cap, const unsigned char src_mac[
 	return (int)len;
 }
 
+int frame_add_vlan(unsigned char *buf, size_t cap, size_t len, uint16_t vid)
+{
+	if (len < 14 || len + 4 > cap || !vid || vid > 4094)
+		return -EINVAL;
+	memmove(buf + 16, buf + 12, len - 12); /* the EtherType and all after it */
+	buf[12] = 0x81; /* 802.1Q */
+	buf[13] = 0x00;
+	buf[14] = (unsigned char)(vid >> 8); /* priority 0, DEI 0 */
+	buf[15] = (unsigned char)vid;
+	return (int)len + 4;
+}
+
 static int parse_mac(const char *s, unsigned char mac[6])
 {
 	unsigned int b[6];
@@ -198,6 +210,8 @@ int sender_open(struct sender *s, const struct sender_opts *o)
 		src_mac[5] ^= 1; /* the frame is the VM's, written into the tap: not the tap's */
 	n = build_udp_frame(s->frame, sizeof(s->frame), src_mac, dst_mac, src.s_addr, dst.s_addr,
 			    12345, o->dst_port, o->payload_len);
+	if (n >= 0 && o->vlan)
+		n = frame_add_vlan(s->frame, sizeof(s->frame), (size_t)n, o->vlan);
 	if (n < 0)
 		return n;
 	s->frame_len = (unsigned int)n;

@@ -40,6 +40,8 @@ struct sender_opts {
 	uint16_t dst_port;
 	uint32_t payload_len;
 	uint32_t batch;            /* udp, packet: packets per sendmmsg call, 1-1024 (0: 64) */
+	uint16_t vlan;             /* packet, xdp-live, tap: the frame's 802.1Q VLAN ID, 1-4094
+				    * (0: untagged) */
 	uint64_t rate_pps;         /* 0: as fast as possible */
 };
 
@@ -77,6 +79,11 @@ int sender_xdp_live_probe(char *why, size_t whylen);
 /* ip_checksum - the Internet checksum (RFC 1071) of the @len bytes at @p (an IPv4
  * header with its checksum field zeroed), in host order. */
 uint16_t ip_checksum(const unsigned char *p, size_t len);
+
+/* frame_add_vlan - insert an 802.1Q tag of VLAN ID @vid (1-4094, priority 0) after the
+ * MAC addresses of the @len-byte frame in @buf (@cap bytes). Returns the new length, or
+ * -EINVAL (no room, a runt, a bad ID). */
+int frame_add_vlan(unsigned char *buf, size_t cap, size_t len, uint16_t vid);
 
 /* build_udp_frame - an Ethernet/IPv4/UDP frame into @buf (at least 42 + @payload_len
  * bytes). Returns its length, or -EINVAL. Exposed for the tests. */

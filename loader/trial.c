@@ -107,6 +107,7 @@ static void sender_child(const struct trial_env *env, int to_parent, int from_pa
 		.dst_port = env->send_port,
 		.payload_len = env->payload_len,
 		.batch = env->batch,
+		.vlan = env->vlan,
 		.rate_pps = env->rate_pps,
 	};
 	int saved;

@@ -47,6 +47,7 @@ struct trial_env {
 	uint16_t send_port;              /* UDP destination port the sender uses */
 	uint32_t payload_len;            /* UDP payload bytes */
 	uint32_t batch;                  /* udp, packet senders: packets per send call (0: 64) */
+	uint16_t vlan;                   /* packet, xdp-live, tap senders: 802.1Q VLAN ID (0: none) */
 	int sender_cpu;                  /* CPU the sender is pinned to, -1 none */
 	uint64_t warmup;                 /* packets sent before the window */
 	uint64_t rate_pps;               /* 0: as fast as possible */

@@ -132,6 +132,7 @@ static int run_trial_env(struct run_ctx *c)
 	env->send_port = o->port;
 	env->payload_len = o->payload_len;
 	env->batch = o->batch;
+	env->vlan = o->vlan;
 	env->sender_cpu = o->sender_cpu;
 	/* the icount engine's plugin: its windows, and its self-check first */
 	if ((c->icount_dut || o->inside_icount) &&

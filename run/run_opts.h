@@ -31,6 +31,7 @@
 #define RUN_PAYLOAD_MAX 1472 /* UDP payload bytes: a 1514-byte frame */
 #define RUN_BATCH_MAX 1024   /* --batch: packets per send call (sendmmsg takes 1024) */
 #define RUN_BATCH_DEFAULT 64
+#define RUN_VLAN_MAX 4094     /* --vlan: an 802.1Q VLAN ID, 1-4094 */
 #define RUN_WINDOW_MS_MIN 0.5
 #define RUN_WINDOW_MS_MAX 1000
 #define RUN_TIMING_BUDGET_MIN 1
@@ -82,6 +83,8 @@ struct run_opts {
 	uint32_t payload_len;      /* UDP payload bytes (default 18: 64-byte frames) */
 	uint32_t batch;            /* packets per send call of the udp and packet senders
 				    * (sendmmsg's messages; default RUN_BATCH_DEFAULT) */
+	uint16_t vlan;             /* the raw senders' 802.1Q VLAN ID, 1-RUN_VLAN_MAX; 0: the
+				    * frames are untagged (default) */
 	int sender_cpu;            /* default: the last online CPU */
 	bool sender_cpu_set;       /* --cpu given: the icount engine's inner run keeps it;
 				    * else it takes its own machine's last CPU */
