@@ -346,6 +346,22 @@ static void header_dut_napi(const json_t *run, FILE *out)
 		napi, rx, rx > 0 ? 100 * napi / rx : 0);
 }
 
+/* The sender in words: its kind, and what a run asked of it beyond the defaults (--batch
+ * other than 64, --vlan): "udp", "udp (1 datagram a sendmmsg call)", "packet, VLAN 100". */
+static const char *sender_words(const json_t *set, char *buf, size_t len)
+{
+	long long batch = json_integer_value(json_object_get(set, "batch"));
+	long long vlan = json_integer_value(json_object_get(set, "vlan"));
+	size_t n = (size_t)snprintf(buf, len, "%s", json_str_of(set, "sender", "?"));
+
+	if (batch > 0 && batch != 64 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (%lld datagram%s a sendmmsg call)", batch,
+				      batch == 1 ? "" : "s");
+	if (vlan > 0 && n < len)
+		snprintf(buf + n, len - n, ", VLAN %lld (802.1Q)", vlan);
+	return buf;
+}
+
 /* Where the traffic came from: the sender and its settings, or a device fed from
  * outside with its windows and offered rate. */
 static void header_traffic(const struct render_ctx *rc)
@@ -356,7 +372,7 @@ static void header_traffic(const struct render_ctx *rc)
 	const json_t *rate = json_object_get(set, "rate_pps");
 	const json_t *dev = json_object_get(run, "device");
 	const json_t *off = json_object_get(run, "offered_rate");
-	char a[48], b[48], c[48], r[48];
+	char a[48], b[48], c[48], r[48], snd[96];
 
 	if (json_is_object(dev)) { /* traffic from outside: windows of time */
 		double med = json_num_of(off, "median_pps");
@@ -393,7 +409,7 @@ static void header_traffic(const struct render_ctx *rc)
 		: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
 		  "of %s; %lld repetitions of the timing pass and %lld of the count and "
 		  "BPF-statistics passes, in shuffled order (seed %lld)\n",
-		json_str_of(set, "sender", "?"),
+		sender_words(set, snd, sizeof(snd)),
 		json_integer_value(json_object_get(set, "sender_cpu")),
 		json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
 							 summary_fmt_count(c, sizeof(c), rate)), r)

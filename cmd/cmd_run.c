@@ -48,8 +48,9 @@ const struct cli_command cli_cmd_run = {
 	.about = "Build the topology, run interleaved trials of every mode in three passes "
 		 "(timing: no tracing, BPF statistics off; count: the counter backends; "
 		 "bpfstats: BPF run time) and a profile pass (flame graphs), write "
-		 "OUT/<UTC timestamp>-<topology>[-icount]/run.json and summary.md, print the "
-		 "summary, and remove the topology (also on error and Ctrl-C).",
+		 "OUT/<UTC timestamp>-<topology>[-icount]/: run.json, summary.md, index.html, "
+		 "the plots and the flame graphs; print the summary, and remove the topology "
+		 "(also on error and Ctrl-C).",
 	.opts = run_opts_table,
 	.notes = "One run at a time per machine: a second run refuses while one is measuring.",
 };

@@ -72,8 +72,7 @@ static void xdp_features(json_t *r, int ifindex)
 		if (!(q.feature_flags & NETDEV_XDP_ACT_BASIC))
 			json_object_set_new(r, "xdp_native_reason",
 					    json_string("its driver announces no XDP features "
-							"(netdev xdp-features): xdpdrv is refused, "
-							"xdpgeneric, tc and tcx still run"));
+							"(netdev xdp-features)"));
 		else
 			json_object_set_new(r, "xdp_native_note",
 					    json_string("the driver's claim: an attach can still "
@@ -554,8 +553,9 @@ void dev_report_print(const json_t *r, FILE *out)
 		? "no" : "unknown");
 	json_array_foreach(json_object_get(r, "xdp_features"), i, v)
 		fprintf(out, "%s%s", i ? ", " : " (xdp-features: ", json_string_value(v));
-	fprintf(out, "%s%s%s%s%s\n", json_array_size(json_object_get(r, "xdp_features")) ? ")" : "",
+	fprintf(out, "%s%s%s%s%s%s\n", json_array_size(json_object_get(r, "xdp_features")) ? ")" : "",
 		str(r, "xdp_native_reason", "")[0] ? "; " : "", str(r, "xdp_native_reason", ""),
+		json_is_false(native) ? ": xdpdrv is refused, xdpgeneric, tc and tcx run" : "",
 		str(r, "xdp_native_note", "")[0] ? "; " : "", str(r, "xdp_native_note", ""));
 	fprintf(out, "  queues:        %lld rx, %lld tx", json_integer_value(json_object_get(q, "rx")),
 		json_integer_value(json_object_get(q, "tx")));
