@@ -180,4 +180,32 @@ static inline char *file_text(const char *path)
 	return buf;
 }
 
+/* assert_trials_valid - every trial of @run valid (the failing one named with its
+ * reason); returns how many there were. */
+static inline int assert_trials_valid(json_t *run)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "trials"), i, t)
+		if (!json_is_true(json_object_get(t, "valid")))
+			fail_msg("trial %zu (%s, %s) is invalid: %s", i,
+				 json_string_value(json_object_get(t, "mode")),
+				 json_string_value(json_object_get(t, "pass")),
+				 json_string_value(json_object_get(t, "invalid_reason")));
+	return (int)json_array_size(json_object_get(run, "trials"));
+}
+
+/* finish_run_test - the end of a run's test: nothing of topology @prefix left, @run
+ * released, the temporary directory @tmpl removed. */
+static inline void finish_run_test(const char *prefix, json_t *run, const char *tmpl)
+{
+	char cmd[600];
+
+	assert_int_equal(count_leftovers(prefix), 0);
+	json_decref(run);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(cmd), 0);
+}
+
 #endif

@@ -47,8 +47,7 @@ static void test_batch_sets_the_senders_calls(void **state)
 	char tmpl[] = "/tmp/xdptc-btest-XXXXXX", path[700], env[800], prefix[16];
 	static char line[65536]; /* a call with its messages on one line */
 	long calls = 0, full = 0, most = 0;
-	json_t *run, *t;
-	size_t i;
+	json_t *run;
 	FILE *f;
 	int st;
 
@@ -85,12 +84,8 @@ static void test_batch_sets_the_senders_calls(void **state)
 	assert_non_null(run);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "settings"),
 							    "batch")), 7);
-	json_array_foreach(json_object_get(run, "trials"), i, t)
-		assert_true(json_is_true(json_object_get(t, "valid")));
-	assert_int_equal(count_leftovers(prefix), 0);
-	json_decref(run);
-	snprintf(path, sizeof(path), "rm -rf %s", tmpl);
-	assert_int_equal(system(path), 0);
+	assert_trials_valid(run);
+	finish_run_test(prefix, run, tmpl);
 }
 
 int main(void)

@@ -33,21 +33,6 @@ static const char *xdptc = "./build/xdptc";
 
 #include "run_helpers.h"
 
-/* Every trial of @run valid; how many there were. */
-static int all_valid(json_t *run)
-{
-	json_t *t;
-	size_t i;
-
-	json_array_foreach(json_object_get(run, "trials"), i, t)
-		if (!json_is_true(json_object_get(t, "valid")))
-			fail_msg("trial %zu (%s, %s) is invalid: %s", i,
-				 json_string_value(json_object_get(t, "mode")),
-				 json_string_value(json_object_get(t, "pass")),
-				 json_string_value(json_object_get(t, "invalid_reason")));
-	return (int)json_array_size(json_object_get(run, "trials"));
-}
-
 /* The sum of @key over @mode's trials of @pass in @run. */
 static double trials_sum(json_t *run, const char *mode, const char *pass, const char *key)
 {
@@ -83,7 +68,7 @@ static void test_tap_run_shows_where_the_skb_is_built(void **state)
 	assert_string_equal(json_string_value(json_object_get(run, "topology")), "tap");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(run, "settings"),
 							      "sender")), "tap");
-	printf("# %d trials, all valid\n", all_valid(run));
+	printf("# %d trials, all valid\n", assert_trials_valid(run));
 	for (int i = 0; i < 3; i++) {
 		m[i] = mode_summary(run, modes[i]);
 		assert_non_null(m[i]);

@@ -36,8 +36,7 @@ static void test_veth_napi_takes_every_mode_through_napi(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-ntest-XXXXXX", path[700], prefix[16];
 	const char *modes[] = { "tc", "xdpdrv" };
-	json_t *run, *m, *t, *napi;
-	size_t i;
+	json_t *run, *m, *napi;
 	int st;
 
 	(void)state;
@@ -48,11 +47,7 @@ static void test_veth_napi_takes_every_mode_through_napi(void **state)
 	assert_run_ok(st, path);
 	run = load_run_json(tmpl, path, sizeof(path));
 	assert_string_equal(json_string_value(json_object_get(run, "topology")), "veth-napi");
-	json_array_foreach(json_object_get(run, "trials"), i, t)
-		if (!json_is_true(json_object_get(t, "valid")))
-			fail_msg("trial %zu (%s) is invalid: %s", i,
-				 json_string_value(json_object_get(t, "mode")),
-				 json_string_value(json_object_get(t, "invalid_reason")));
+	assert_trials_valid(run);
 	napi = json_object_get(run, "dut_napi");
 	assert_true(json_is_object(napi));
 	printf("# veth's NAPI took %.0f of the %.0f packets the DUT received\n",
@@ -68,10 +63,7 @@ static void test_veth_napi_takes_every_mode_through_napi(void **state)
 	}
 	assert_true(fabs(num(mode_summary(run, "tc"), "stack_entries_per_pkt") - 1) < 0.01);
 	assert_true(num(mode_summary(run, "xdpdrv"), "stack_entries_per_pkt") < 0.01);
-	assert_int_equal(count_leftovers(prefix), 0);
-	json_decref(run);
-	snprintf(path, sizeof(path), "rm -rf %s", tmpl);
-	assert_int_equal(system(path), 0);
+	finish_run_test(prefix, run, tmpl);
 }
 
 int main(void)

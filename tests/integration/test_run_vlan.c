@@ -131,8 +131,7 @@ static void test_the_frames_carry_the_tag(void **state)
 static void test_a_tagged_run_decides_every_frame(void **state)
 {
 	char tmpl[] = "/tmp/xdptc-vtest-XXXXXX", path[700], prefix[16], out[4096];
-	json_t *run, *t, *m;
-	size_t i;
+	json_t *run, *m;
 	int st;
 
 	(void)state;
@@ -148,11 +147,7 @@ static void test_a_tagged_run_decides_every_frame(void **state)
 	run = load_run_json(tmpl, path, sizeof(path));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "settings"),
 							    "vlan")), 100);
-	json_array_foreach(json_object_get(run, "trials"), i, t)
-		if (!json_is_true(json_object_get(t, "valid")))
-			fail_msg("trial %zu (%s) is invalid: %s", i,
-				 json_string_value(json_object_get(t, "mode")),
-				 json_string_value(json_object_get(t, "invalid_reason")));
+	assert_trials_valid(run);
 	m = mode_summary(run, "tc");
 	assert_non_null(m);
 	printf("# tc: %.1f ns/pkt, stack %.3f per packet\n", num(m, "cpu_ns_per_pkt"),
@@ -163,10 +158,7 @@ static void test_a_tagged_run_decides_every_frame(void **state)
 	printf("# xdpdrv: %.1f ns/pkt, stack %.3f per packet\n", num(m, "cpu_ns_per_pkt"),
 	       num(m, "stack_entries_per_pkt"));
 	assert_true(num(m, "stack_entries_per_pkt") < 0.01);
-	assert_int_equal(count_leftovers(prefix), 0);
-	json_decref(run);
-	snprintf(path, sizeof(path), "rm -rf %s", tmpl);
-	assert_int_equal(system(path), 0);
+	finish_run_test(prefix, run, tmpl);
 }
 
 int main(void)
