@@ -10,9 +10,10 @@
  * sending CPU's backlog (__netif_rx). Attaching XDP turns the sending veth's TSO off
  * (veth_xdp_set -> veth_fix_features), so on the veth topology a UDP socket's packets
  * take veth's NAPI for xdpdrv and the backlog for tc. Here GRO is on at the DUT's end and
- * TSO off at the sender's, so tc, tcx and generic XDP take veth_poll too, and then GRO
- * (napi_gro_receive, where UDP without a GRO socket is not merged) and the list receive,
- * which xdpdrv's drop in veth_xdp_rcv_skb comes before. After the passes, the DUT's own
+ * TSO off at the sender's, so tc, tcx and generic XDP take veth_poll too, and then
+ * napi_gro_receive (GRO for tc and tcx, where UDP without a GRO socket is not merged; not
+ * for generic XDP: netif_elide_gro) and the list receive, which xdpdrv's drop in
+ * veth_xdp_rcv_skb comes before. After the passes, the DUT's own
  * counters say how many of its packets veth's NAPI took (run.json's "dut_napi").
  */
 #include <stdio.h>
@@ -92,7 +93,7 @@ const struct topology_desc topology_veth_napi = {
 	.name = "veth-napi",
 	.script = "veth.sh",
 	.help = "the veth pair with GRO on at the DUT and TSO off at the sender: every mode's "
-		"packets take veth's NAPI (all but xdpdrv's then GRO)",
+		"packets take veth's NAPI (tc's and tcx's then GRO)",
 	/* the veth topology's */
 	.host = { .packets = 200000, .reps = 21 },
 	.icount = { .packets = 20000, .reps = 11 },
