@@ -34,6 +34,13 @@
 
 static const char *xdptc = "./build/xdptc";
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static const json_t *delta_of(const json_t *run, const char *metric, const char *b)
 {
 	size_t i;
@@ -56,6 +63,7 @@ static void software_events(const char *schedule_args, double lo, double hi,
 	json_t *run, *t;
 	size_t i;
 	int st, timing = 0;
+	double excess[512];
 
 	snprintf(args, sizeof(args), "run --pmu-events task-clock,cycles,context-switches,"
 		 "cpu-migrations --reps 6 --count-reps 1 --no-flame --quiet %s", schedule_args);
@@ -88,14 +96,27 @@ static void software_events(const char *schedule_args, double lo, double hi,
 
 		if (strcmp(json_string_value(json_object_get(t, "pass")), "timing"))
 			continue;
-		timing++;
 		on = num(t, "perf_enabled_ns");
 		wall = num(t, "wall_ns");
-		/* the sender's window and the two pipe messages around it (and, switched per
-		 * window, perf's acknowledgement); the settle wait after it would show */
 		assert_true(on >= wall * 0.99);
-		assert_true(on - wall < per_window_ns * windows);
+		if (timing < (int)(sizeof(excess) / sizeof(excess[0])))
+			excess[timing] = (on - wall) / windows;
+		timing++;
 		assert_non_null(json_object_get(json_object_get(t, "perf"), "task-clock"));
+	}
+	/* perf's counters are on over the sender's window and the two pipe messages around
+	 * it (and, switched per window, perf's acknowledgement): the median trial's excess
+	 * per window stays under @per_window_ns, where the settle wait after every window
+	 * would show in every trial. (One trial's excess can be a preemption of the VM's
+	 * vCPU: seen once, on 6 December, on a 2-vCPU AMD EPYC VM.) */
+	{
+		int n = timing < (int)(sizeof(excess) / sizeof(excess[0]))
+				? timing : (int)(sizeof(excess) / sizeof(excess[0]));
+
+		qsort(excess, (size_t)n, sizeof(excess[0]), cmp_double);
+		printf("# %s: perf on beyond the window: median %.0f ns per window, most %.0f ns\n",
+		       schedule_args, excess[n / 2], excess[n - 1]);
+		assert_true(n > 0 && excess[n / 2] < per_window_ns);
 	}
 	{ /* a trial per arm and block: 6 blocks (--reps 6), or as many as the alternating
 	   * pass's segments and its stopping rule made (timing_schedule.stop.blocks) */
