@@ -200,11 +200,17 @@ static int run_all_segments(struct run_ctx *c, struct trial_session *s, uint64_t
 	for (seg = 0; !e && !why && !run_stopped(); seg++) {
 		if (seg && rebuilds)
 			e = rebuild(c, s);
-		if (seg >= c->plan.segments) /* a segment more: its blocks on the progress */
+		/* a segment more: its blocks on the progress, and "rep N/M" counts to the blocks
+		 * planned so far (not past the plan: "rep 25/24") */
+		int planned = (seg + 1) * c->plan.blocks_per_segment;
+
+		if (seg >= c->plan.segments)
 			c->prog.total += c->plan.blocks_per_segment * c->o.nmodes;
+		if (planned < c->plan.blocks)
+			planned = c->plan.blocks;
 		for (int k = 0; !e && k < c->plan.blocks_per_segment && !run_stopped(); k++, b++) {
 			fit_rounds(c, b, t0);
-			e = run_block(c, s, b, seg, c->plan.blocks, t0, done);
+			e = run_block(c, s, b, seg, planned, t0, done);
 		}
 		if (!e && !run_stopped())
 			why = stop_reason(c, seg, b, t0, &chk);
