@@ -404,8 +404,9 @@ static void md_profile_check(FILE *out, const json_t *modes)
 			     "or figures.\n\n", a, b);
 }
 
-/* The functions of @e's differential profile, a table. */
-static void md_profile(FILE *out, const json_t *e, int rows)
+/* The functions of @e's differential profile, a table; its graph as matrix_md_flame_ref
+ * names it (@dir: the matrix's directory). */
+static void md_profile(FILE *out, const json_t *e, const char *dir, int rows)
 {
 	const json_t *p = json_object_get(e, "profiles"), *d = json_object_get(p, "diff"), *f;
 	const json_t *modes = json_object_get(p, "modes");
@@ -415,13 +416,14 @@ static void md_profile(FILE *out, const json_t *e, int rows)
 		return;
 	fprintf(out, "\n### %s, %s (guest %s)\n\n%.0f and %.0f samples (tc, xdpdrv; a sample "
 		     "every %.0f %s), scaled to the %.0f and %.0f instructions per packet measured. "
-		     "Differential flame graph: [`%s`](%s).\n\n",
+		     "Differential flame graph: ",
 		json_str_of(e, "kernel", ""), json_str_of(e, "experiment", ""), json_str_of(e, "guest_kernel", ""),
 		json_num_of(json_object_get(modes, "tc"), "samples"),
 		json_num_of(json_object_get(modes, "xdpdrv"), "samples"), json_num_of(p, "period"),
 		json_str_of(p, "period_unit", ""), json_num_of(json_object_get(modes, "tc"), "measured_per_pkt"),
-		json_num_of(json_object_get(modes, "xdpdrv"), "measured_per_pkt"), json_str_of(d, "svg", ""),
-		json_str_of(d, "svg", ""));
+		json_num_of(json_object_get(modes, "xdpdrv"), "measured_per_pkt"));
+	matrix_md_flame_ref(e, dir, "", out);
+	fputc('\n', out);
 	md_profile_check(out, modes);
 	fprintf(out, "The leaf functions whose instructions per packet differ most (± two "
 		     "standard deviations of the sample count):\n\n| function | tc | xdpdrv | "
@@ -479,7 +481,7 @@ static int write_md(const json_t *matrix, const char *dir, FILE *out)
 				md_profile_check(out, json_object_get(json_object_get(e, "profiles"), "modes"));
 			continue;
 		}
-		md_profile(out, e, 10);
+		md_profile(out, e, dir, 10);
 	}
 	fprintf(out, "\nEach delta is the median of the paired ratios of one run (the modes "
 		     "interleaved in every repetition), with the order-statistics interval of at "

@@ -116,7 +116,7 @@ int matrix_redraw_profiles(const json_t *matrix, const char *mdir)
 	return n;
 }
 
-void matrix_md_flame(const json_t *e, const char *dir, FILE *out)
+void matrix_md_flame_ref(const json_t *e, const char *dir, const char *note, FILE *out)
 {
 	const json_t *p = json_object_get(e, "profiles");
 	const json_t *modes = json_object_get(p, "modes");
@@ -126,18 +126,25 @@ void matrix_md_flame(const json_t *e, const char *dir, FILE *out)
 	if (!svg)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ".", svg);
-	fprintf(out, "\n%s, %s: differential flame graph ", json_str_of(e, "kernel", ""),
-		json_str_of(e, "experiment", ""));
 	if (!dir || !access(path, R_OK)) {
-		fprintf(out, "[`%s`](%s) (sampled: call paths, not counts).\n", svg, svg);
+		fprintf(out, "[`%s`](%s)%s.\n", svg, svg, note);
 		return;
 	}
 	/* no link that leads nowhere: what draws it instead */
 	tc = json_str_of(json_object_get(modes, "tc"), "folded_file", "?");
 	snprintf(path, sizeof(path), "%s/%s.gz", dir, tc);
-	fprintf(out, "`%s` (sampled: call paths, not counts), not in this directory: `xdptc "
-		     "matrix --report DIR` draws it from `%s` and `%s`%s.\n", svg, tc,
+	fprintf(out, "`%s`%s, not in this directory: `xdptc matrix --report DIR` draws it from "
+		     "`%s` and `%s`%s.\n", svg, note, tc,
 		json_str_of(json_object_get(modes, "xdpdrv"), "folded_file", "?"),
 		access(path, R_OK) ? "" : " (kept compressed here: `gunzip -k "
 		"profiles/*.folded.gz` first)");
+}
+
+void matrix_md_flame(const json_t *e, const char *dir, FILE *out)
+{
+	if (!json_str_of(json_object_get(json_object_get(e, "profiles"), "diff"), "svg", NULL))
+		return;
+	fprintf(out, "\n%s, %s: differential flame graph ", json_str_of(e, "kernel", ""),
+		json_str_of(e, "experiment", ""));
+	matrix_md_flame_ref(e, dir, " (sampled: call paths, not counts)", out);
 }

@@ -30,4 +30,9 @@ int matrix_redraw_profiles(const json_t *matrix, const char *mdir);
  * results/examples). Writes nothing when @e has no such graph. */
 void matrix_md_flame(const json_t *e, const char *dir, FILE *out);
 
+/* matrix_md_flame_ref - the reference alone, for a sentence that names the graph: its link
+ * followed by @note and ".", or, where @dir does not hold the graph, its name, @note and
+ * how to draw it (as matrix_md_flame says). Writes nothing when @e has no such graph. */
+void matrix_md_flame_ref(const json_t *e, const char *dir, const char *note, FILE *out);
+
 #endif

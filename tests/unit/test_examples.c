@@ -406,7 +406,8 @@ static void stacks_counted(const json_t *p, const char *base)
 
 /* Where the example @dir keeps folded stacks compressed, they hold the stacks matrix.json
  * counts, and `xdptc matrix --report` draws every differential flame graph from them once
- * they are unpacked, in @base/unpacked. */
+ * they are unpacked, in @base/unpacked, beside those it keeps uncompressed (the pair a doc
+ * links the graph of). */
 static void stacks_gz_draw(const char *dir, const char *base)
 {
 	char cmd[3 * PATH_MAX], path[PATH_MAX + 64];
@@ -420,7 +421,9 @@ static void stacks_gz_draw(const char *dir, const char *base)
 	globfree(&g);
 	assert_int_equal(sh("mkdir -p '%s/unpacked/profiles' && cp '%s/matrix.json' '%s/unpacked/' "
 			    "&& for f in '%s'/profiles/*.folded.gz; do gzip -dc \"$f\" > '%s/unpacked/"
-			    "profiles/'\"$(basename \"$f\" .gz)\"; done", base, dir, base, dir, base), 0);
+			    "profiles/'\"$(basename \"$f\" .gz)\"; done && for f in '%s'/profiles/*.folded; "
+			    "do [ ! -e \"$f\" ] || cp \"$f\" '%s/unpacked/profiles/'; done", base, dir,
+			    base, dir, base, dir, base), 0);
 	snprintf(cmd, sizeof(cmd), XDPTC " matrix --report '%s/unpacked'", base);
 	render(base, cmd);
 	snprintf(path, sizeof(path), "%s/matrix.json", dir);
