@@ -444,36 +444,42 @@ static int run_opts_finish(struct run_parse *p)
 	return run_opts_arms_sizes(p, td, icount);
 }
 
-/* --batch is the udp and packet senders' (sendmmsg's messages per call): the xdp-live
- * sender flushes its own batches, the tap sender writes a frame a call, and from outside
- * nothing is sent. Returns -1 to go on, or the exit status. */
-static int run_opts_batch(const struct run_parse *p)
+/* The senders of @mask in words ("udp and packet") into @buf. */
+static const char *sender_list(unsigned int mask, char *buf, size_t len)
 {
-	const struct topology_desc *td = topology_find(p->o.topology);
+	int n = 0, k = 0;
+	size_t at = 0;
 
-	if (!given(p, OPT_BATCH) ||
-	    (!td->outside && (p->o.sender == SENDER_UDP || p->o.sender == SENDER_PACKET)))
-		return -1;
-	fprintf(stderr, "xdptc: --batch applies to --sender udp and packet only (this run's "
-			"sender: %s)\n", td->outside ? "none, its traffic comes from outside"
-						      : sender_name((enum sender_kind)p->o.sender));
-	return EXIT_USAGE;
+	for (int s = 0; s < SENDER_NR; s++)
+		n += !!(mask & (1u << s));
+	buf[0] = '\0';
+	for (int s = 0; s < SENDER_NR && at < len; s++)
+		if (mask & (1u << s))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       !k++ ? "" : k == n ? " and " : ", ",
+					       sender_name((enum sender_kind)s));
+	return buf;
 }
 
-/* --vlan is the senders' that write whole frames (packet, xdp-live, tap): a socket's
- * datagrams carry no tag, and from outside nothing is sent. Returns -1 to go on, or the
- * exit status. */
-static int run_opts_vlan(const struct run_parse *p)
+/* An option of some senders only (its row's senders: --batch the socket senders' calls,
+ * --vlan the whole frames of the raw ones), given with another sender, or where nothing
+ * is sent (traffic from outside), is refused. Returns -1 to go on, or the exit status. */
+static int run_opts_senders(const struct run_parse *p)
 {
 	const struct topology_desc *td = topology_find(p->o.topology);
+	char list[96];
 
-	if (!given(p, OPT_VLAN) || (!td->outside && p->o.sender != SENDER_UDP))
-		return -1;
-	fprintf(stderr, "xdptc: --vlan applies to --sender packet, xdp-live and tap, which write "
-			"whole frames (this run's sender: %s)\n",
-		td->outside ? "none, its traffic comes from outside"
-			    : "udp, whose datagrams carry no tag");
-	return EXIT_USAGE;
+	for (const struct run_opt *r = run_opt_table; r->name; r++) {
+		if (!r->senders || !given(p, r->key) ||
+		    (!td->outside && (r->senders & (1u << p->o.sender))))
+			continue;
+		fprintf(stderr, "xdptc: --%s applies to --sender %s only (this run's sender: %s)\n",
+			r->name, sender_list(r->senders, list, sizeof(list)),
+			td->outside ? "none, its traffic comes from outside"
+				    : sender_name((enum sender_kind)p->o.sender));
+		return EXIT_USAGE;
+	}
+	return -1;
 }
 
 /* --inside-icount FILE: the options the host wrote (run_opts_to_json), and no others.
@@ -536,9 +542,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *out, char *topodir, s
 	else
 		r = run_opts_finish(&p);
 	if (r < 0)
-		r = run_opts_batch(&p);
-	if (r < 0)
-		r = run_opts_vlan(&p);
+		r = run_opts_senders(&p);
 	if (r >= 0)
 		return r;
 	if ((c = check_privilege()))

@@ -273,7 +273,7 @@ const struct run_opt run_opt_table[] = {
 	  "packets. The same for every arm of a run", RUN_STR(RUN_BATCH_DEFAULT), "BATCH",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(batch), .imin = 1, .imax = RUN_BATCH_MAX,
 	  .dflt = RUN_BATCH_DEFAULT, .what = "packets per call, 1-" RUN_STR(RUN_BATCH_MAX),
-	  .json = "batch" },
+	  .json = "batch", .senders = 1u << SENDER_UDP | 1u << SENDER_PACKET },
 	{ "vlan", OPT_VLAN, "ID", "tag every frame with an 802.1Q header of VLAN ID (1-"
 	  RUN_STR(RUN_VLAN_MAX) "): the packet, xdp-live and tap senders, which write whole "
 	  "frames (a socket's datagrams carry no tag). On the software DUTs (veth, tap) XDP reads "
@@ -283,7 +283,7 @@ const struct run_opt run_opt_table[] = {
 	  "arm of a run", "untagged", "VLAN",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(vlan), .imin = 1, .imax = RUN_VLAN_MAX,
 	  .what = "a VLAN ID, 1-" RUN_STR(RUN_VLAN_MAX), .flags = RUN_OPT_ZERO_UNSET,
-	  .json = "vlan" },
+	  .json = "vlan", .senders = 1u << SENDER_PACKET | 1u << SENDER_XDP_LIVE | 1u << SENDER_TAP },
 	{ "seed", OPT_SEED, "N", "seed of the trial order", "the time",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(seed), .imin = 0, .imax = INT64_MAX,
 	  .what = "a non-negative integer", .json = "seed" },

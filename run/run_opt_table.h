@@ -93,6 +93,9 @@ struct run_opt {
 	const char *what;       /* a refusal's words: what was expected ("1, 2, 4 or 8") */
 	const char *json;       /* its key in the run's options as data and in run.json's
 				 * settings; NULL only with RUN_OPT_LOCAL */
+	unsigned int senders;   /* (1u << SENDER_*, loader/sender.h): the senders it applies
+				 * to, refused with any other and where nothing is sent (traffic
+				 * from outside); 0: not a sender's setting */
 };
 
 /* The options of `xdptc run`, ended by a row whose name is NULL. */
