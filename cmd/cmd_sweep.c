@@ -22,20 +22,19 @@
 static int sweep_senders_here(struct sweep *sw, const struct run_opts *o)
 {
 	char why[256] = "";
+	bool live = false;
 	int n = 0;
 
 	if (strcmp(sw->over, "sender") || (o->engine == ENGINE_ICOUNT && !o->inside_icount))
 		return -1;
-	for (int i = 0; i < sw->n; i++) {
-		if (!strcmp(sw->vals[i], "xdp-live") && !why[0] &&
-		    sender_xdp_live_probe(why, sizeof(why)) == 1)
-			snprintf(why, sizeof(why), "-"); /* it runs: asked once */
-		if (!strcmp(sw->vals[i], "xdp-live") && strcmp(why, "-")) {
-			fprintf(stderr, "xdptc sweep: xdp-live left out: %s\n", why);
-			continue;
-		}
-		memmove(sw->vals[n++], sw->vals[i], sizeof(sw->vals[i]));
-	}
+	for (int i = 0; i < sw->n; i++)
+		live |= !strcmp(sw->vals[i], "xdp-live");
+	if (!live || sender_xdp_live_probe(why, sizeof(why)) == 1)
+		return -1;
+	fprintf(stderr, "xdptc sweep: xdp-live left out: %s\n", why);
+	for (int i = 0; i < sw->n; i++)
+		if (strcmp(sw->vals[i], "xdp-live"))
+			memmove(sw->vals[n++], sw->vals[i], sizeof(sw->vals[i]));
 	sw->n = n;
 	if (n)
 		return -1;

@@ -248,7 +248,7 @@ static int send_packet(struct sender *s, uint64_t count, struct udp_send_result 
 
 	if (batch > SENDER_BATCH_MAX)
 		return -EINVAL;
-	memset(msgs, 0, sizeof(msgs));
+	memset(msgs, 0, batch * sizeof(msgs[0]));
 	for (unsigned int i = 0; i < batch; i++) {
 		msgs[i].msg_hdr.msg_iov = &iov;
 		msgs[i].msg_hdr.msg_iovlen = 1;
