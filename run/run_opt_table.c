@@ -278,9 +278,9 @@ const struct run_opt run_opt_table[] = {
 	  RUN_STR(RUN_VLAN_MAX) "): the packet, xdp-live and tap senders, which write whole "
 	  "frames (a socket's datagrams carry no tag). On the software DUTs (veth, tap) XDP reads "
 	  "the tag in the frame and TC runs after __netif_receive_skb_core moved it into the "
-	  "skb (skb_vlan_untag); a NIC that strips tags on receive (rx-vlan-offload: igb, "
-	  "e1000e, vmxnet3) hands it to both in the skb's metadata instead. The same for every "
-	  "arm of a run", "untagged", "VLAN",
+	  "skb (skb_vlan_untag); a NIC that strips tags on receive (rx-vlan-offload) hands "
+	  "native XDP the frame without its tag (it stays in the receive descriptor) and the "
+	  "skb-based hooks the tag in the skb's metadata. The same for every arm of a run", "untagged", "VLAN",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(vlan), .imin = 1, .imax = RUN_VLAN_MAX,
 	  .what = "a VLAN ID, 1-" RUN_STR(RUN_VLAN_MAX), .flags = RUN_OPT_ZERO_UNSET,
 	  .json = "vlan", .senders = 1u << SENDER_PACKET | 1u << SENDER_XDP_LIVE | 1u << SENDER_TAP },
