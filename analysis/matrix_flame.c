@@ -100,9 +100,16 @@ int matrix_redraw_profiles(const json_t *matrix, const char *mdir)
 			continue;
 		e = matrix_profile_svg(p, mdir, NULL);
 		if (e == -ENOENT) { /* a lean copy without its folded stacks (results/examples) */
+			char gz[PATH_MAX + 96];
+
+			snprintf(gz, sizeof(gz), "%s/%s.gz", mdir,
+				 json_str_of(json_object_get(json_object_get(p, "modes"), "tc"),
+					     "folded_file", "?"));
 			fprintf(stderr, "xdptc matrix: the differential flame graph of %s, %s: not "
-					"drawn, its folded stacks are not in %s/profiles\n",
-				json_str_of(en, "kernel", ""), json_str_of(en, "experiment", ""), mdir);
+					"drawn, its folded stacks are not in %s/profiles%s\n",
+				json_str_of(en, "kernel", ""), json_str_of(en, "experiment", ""), mdir,
+				access(gz, R_OK) ? "" : " (kept compressed there: gunzip -k "
+				"profiles/*.folded.gz, then matrix --report again)");
 			continue;
 		}
 		if (e) {
