@@ -346,6 +346,20 @@ static void header_dut_napi(const json_t *run, FILE *out)
 		napi, rx, rx > 0 ? 100 * napi / rx : 0);
 }
 
+/* How many packets the router forwarded to the DUT (run.json's "router", the routed
+ * topology: its namespace's ForwDatagrams against the DUT's rx_packets). */
+static void header_router(const json_t *run, FILE *out)
+{
+	const json_t *r = json_object_get(run, "router");
+
+	if (!json_is_object(r))
+		return;
+	fprintf(out, "- the router's namespace %s forwarded %.0f packets (ip_forward; its "
+		     "ForwDatagrams); the DUT received %.0f (over the topology's last build)\n",
+		json_str_of(r, "netns", "?"), json_number_value(json_object_get(r, "forwarded_packets")),
+		json_number_value(json_object_get(r, "dut_rx_packets")));
+}
+
 /* The sender in words: its kind, and what a run asked of it beyond the defaults (--batch
  * other than 64, --vlan): "udp", "udp (1 datagram a sendmmsg call)", "packet, VLAN 100". */
 static const char *sender_words(const json_t *set, char *buf, size_t len)
@@ -446,6 +460,7 @@ static void render_header(const struct render_ctx *rc)
 		json_str_of(mach, "arch", ""));
 	header_dut_nic(run, out);
 	header_dut_napi(run, out);
+	header_router(run, out);
 	header_traffic(rc);
 	window_schedule_md(run, out);
 	summary_stop_md(run, out);

@@ -128,7 +128,8 @@ struct topology_desc {
 	X(dev)           \
 	X(container)     \
 	X(tap)           \
-	X(veth_napi)
+	X(veth_napi)     \
+	X(routed)
 
 #define TOPOLOGY_DECLARE(n) extern const struct topology_desc topology_##n;
 TOPOLOGY_LIST(TOPOLOGY_DECLARE)
