@@ -358,6 +358,10 @@ static void header_router(const json_t *run, FILE *out)
 		     "ForwDatagrams); the DUT received %.0f (over the topology's last build)\n",
 		json_str_of(r, "netns", "?"), json_number_value(json_object_get(r, "forwarded_packets")),
 		json_number_value(json_object_get(r, "dut_rx_packets")));
+	if (!strstr(json_str_of(json_object_get(json_object_get(json_object_get(run,
+			"capabilities"), "counters"), "stack_entries"), "points", ""), "DUT only"))
+		fprintf(out, "- stack entries are counted machine-wide: the router's "
+			     "receive adds one per packet to every mode (the skb is the one forwarded)\n");
 }
 
 /* The sender in words: its kind, and what a run asked of it beyond the defaults (--batch
