@@ -99,6 +99,30 @@ static void help_with(struct cli_opt *x, const char *token, const char *text, ch
 	x->help = buf;
 }
 
+/* The names of the topologies @keep says yes to, ", "-separated, into @buf. */
+static const char *topologies_where(bool (*keep)(const struct topology_desc *), char *buf,
+				    size_t len)
+{
+	buf[0] = '\0';
+	for (int i = 0; topologies[i]; i++)
+		if (keep(topologies[i]))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+				 topologies[i]->name);
+	return buf;
+}
+
+/* the topologies whose DUT this machine's perf sees */
+static bool profiles(const struct topology_desc *td)
+{
+	return !td->no_flame;
+}
+
+/* the topologies the alternating pass's segments build anew */
+static bool rebuilds(const struct topology_desc *td)
+{
+	return td->allows & TOPOLOGY_REBUILD;
+}
+
 /* --modes's help, default and brief: every mode of drop_mode.c, the topologies that take
  * a mode only some allow (a topology's own_modes), and each topology's default modes. */
 static void modes_words(struct cli_opt *x)
@@ -159,17 +183,19 @@ __attribute__((constructor)) static void run_opts_table_topologies(void)
 			help_with(x, "RANGE", cli_packets_range(), help, sizeof(help));
 			x->deflt = default_words(offsetof(struct topology_defaults, packets), false);
 		} else if (!strcmp(x->name, "no-flame")) {
-			/* the topologies whose DUT this machine's perf sees */
-			static char help[256], deflt[128];
-			char names[96] = "";
+			static char help[256], deflt[160];
+			char names[128];
 
-			for (int i = 0; topologies[i]; i++)
-				if (!topologies[i]->no_flame)
-					snprintf(names + strlen(names), sizeof(names) - strlen(names),
-						 "%s%s", names[0] ? ", " : "", topologies[i]->name);
+			topologies_where(profiles, names, sizeof(names));
 			help_with(x, "FLAME_TOPOLOGIES", names, help, sizeof(help));
 			snprintf(deflt, sizeof(deflt), "%s (%s)", x->deflt, names);
 			x->deflt = deflt;
+		} else if (!strcmp(x->name, "segments")) {
+			static char help[384];
+			char names[128];
+
+			help_with(x, "REBUILD_TOPOLOGIES", topologies_where(rebuilds, names,
+					sizeof(names)), help, sizeof(help));
 		} else if (!strcmp(x->name, "modes")) {
 			modes_words(x);
 		} else if (!strcmp(x->name, "reps")) {

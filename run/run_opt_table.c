@@ -85,7 +85,7 @@ const struct run_opt run_opt_table[] = {
 	  RUN_STR(RUN_TIMING_BUDGET_MIN) " to " RUN_STR(RUN_TIMING_BUDGET_MAX),
 	  .flags = RUN_OPT_ALTERNATING, .json = "timing_budget_s" },
 	{ "segments", OPT_SEGMENTS, "N", "alternating: the timing pass in N segments spread "
-	  "over it, the topology built anew before each (veth); their spread gives the "
+	  "over it, the topology built anew before each (REBUILD_TOPOLOGIES); their spread gives the "
 	  "interval for the next run's figure, " RUN_STR(RUN_SEGMENTS_MIN) "-"
 	  RUN_STR(RUN_SEGMENTS_MAX), RUN_STR(RUN_SEGMENTS_DEFAULT), "SEGMENTS",
 	  .type = RUN_OPT_COUNT, RUN_OPT_AT(segments), .imin = RUN_SEGMENTS_MIN, .imax = RUN_SEGMENTS_MAX,

@@ -5,7 +5,7 @@
  * was measured").
  *
  * The pass is --segments segments of equal numbers of blocks, spread over its time; on a
- * topology that allows it (TOPOLOGY_REBUILD: veth) the topology is built anew before
+ * topology that allows it (TOPOLOGY_REBUILD: veth's kind) the topology is built anew before
  * each segment after the first (script down and up, the DUT opened again, a new sender),
  * so what a new topology changes shows between segments as it does between runs. After
  * the planned segments the pass looks at what it measured (analysis/stop_rule.h): when
