@@ -338,12 +338,15 @@ static void header_dut_napi(const json_t *run, FILE *out)
 	const json_t *n = json_object_get(run, "dut_napi");
 	double napi = json_number_value(json_object_get(n, "napi_packets"));
 	double rx = json_number_value(json_object_get(n, "rx_packets"));
+	char a[32], b[32];
 
 	if (!json_is_object(n))
 		return;
-	fprintf(out, "- veth's NAPI (veth_poll) took %.0f of the %.0f packets the DUT received "
+	fprintf(out, "- veth's NAPI (veth_poll) took %s of the %s packets the DUT received "
 		     "(%.2f%%; its queues' rx_queue_N_xdp_packets, over the topology's last build)\n",
-		napi, rx, rx > 0 ? 100 * napi / rx : 0);
+		summary_fmt_count(a, sizeof(a), json_object_get(n, "napi_packets")),
+		summary_fmt_count(b, sizeof(b), json_object_get(n, "rx_packets")),
+		rx > 0 ? 100 * napi / rx : 0);
 }
 
 /* How many packets the router forwarded to the DUT (run.json's "router", the routed
@@ -351,13 +354,16 @@ static void header_dut_napi(const json_t *run, FILE *out)
 static void header_router(const json_t *run, FILE *out)
 {
 	const json_t *r = json_object_get(run, "router");
+	char f[32], d[32];
 
 	if (!json_is_object(r))
 		return;
-	fprintf(out, "- the router's namespace %s forwarded %.0f packets (ip_forward; its "
-		     "ForwDatagrams); the DUT received %.0f (over the topology's last build)\n",
-		json_str_of(r, "netns", "?"), json_number_value(json_object_get(r, "forwarded_packets")),
-		json_number_value(json_object_get(r, "dut_rx_packets")));
+	fprintf(out, "- the router's namespace %s forwarded %s packets (its ForwDatagrams, "
+		     "counted in ip_forward_finish); the DUT received %s (both over the "
+		     "topology's last build: its last segment and the passes after it)\n",
+		json_str_of(r, "netns", "?"),
+		summary_fmt_count(f, sizeof(f), json_object_get(r, "forwarded_packets")),
+		summary_fmt_count(d, sizeof(d), json_object_get(r, "dut_rx_packets")));
 	if (!strstr(json_str_of(json_object_get(json_object_get(json_object_get(run,
 			"capabilities"), "counters"), "stack_entries"), "points", ""), "DUT only"))
 		fprintf(out, "- stack entries are counted machine-wide: the router's "
@@ -419,24 +425,31 @@ static void header_traffic(const struct render_ctx *rc)
 		return;
 	}
 	/* the alternating pass's blocks are its repetitions; its windows its own */
-	fprintf(out, window_pass_alternates(run)
-		? "- Sender: %s, pinned to CPU %lld, %s; the count and BPF-statistics passes "
-		  "%s packets per trial after a warm-up of %s, %lld blocks of the timing pass "
-		  "(below) and %lld repetitions of the others, in shuffled order (seed "
-		  "%lld)\n"
-		: "- Sender: %s, pinned to CPU %lld, %s; %s packets per trial after a warm-up "
-		  "of %s; %lld repetitions of the timing pass and %lld of the count and "
-		  "BPF-statistics passes, in shuffled order (seed %lld)\n",
+	long long blocks = timing_blocks(run, set);
+	long long count_reps = json_integer_value(json_object_get(set, "count_reps"));
+	char passes[160];
+
+	if (window_pass_alternates(run))
+		snprintf(passes, sizeof(passes), "the count and BPF-statistics passes %s packets "
+			 "per trial after a warm-up of %s, %lld blocks of the timing pass (below) "
+			 "and %lld repetition%s of the others",
+			 summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+			 summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")), blocks,
+			 count_reps, count_reps == 1 ? "" : "s");
+	else
+		snprintf(passes, sizeof(passes), "%s packets per trial after a warm-up of %s; "
+			 "%lld repetition%s of the timing pass and %lld of the count and "
+			 "BPF-statistics passes",
+			 summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
+			 summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")), blocks,
+			 blocks == 1 ? "" : "s", count_reps);
+	fprintf(out, "- Sender: %s, pinned to CPU %lld, %s; %s, in shuffled order (seed %lld)\n",
 		sender_words(set, snd, sizeof(snd)),
 		json_integer_value(json_object_get(set, "sender_cpu")),
 		json_integer_value(rate) > 0 ? (snprintf(r, sizeof(r), "paced at %s pps",
 							 summary_fmt_count(c, sizeof(c), rate)), r)
 					     : "unpaced",
-		summary_fmt_count(a, sizeof(a), json_object_get(set, "packets")),
-		summary_fmt_count(b, sizeof(b), json_object_get(set, "warmup")),
-		timing_blocks(run, set),
-		json_integer_value(json_object_get(set, "count_reps")),
-		json_integer_value(json_object_get(set, "seed")));
+		passes, json_integer_value(json_object_get(set, "seed")));
 }
 
 static void render_header(const struct render_ctx *rc)

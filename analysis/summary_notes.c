@@ -366,7 +366,8 @@ void summary_deltas_render(const struct render_ctx *rc)
 	deltas_method_md(rc, by_rep);
 }
 
-/* A negative observer cost, in words: drift, not probes that speed the path up. */
+/* A negative observer cost (one that prints below -0.0), in words: drift, not probes
+ * that speed the path up. */
 static void note_negative_cost(FILE *out, const json_t *modes)
 {
 	bool neg = false;
@@ -374,8 +375,8 @@ static void note_negative_cost(FILE *out, const json_t *modes)
 	json_t *m;
 
 	json_array_foreach(modes, i, m)
-		neg |= json_number_value(json_object_get(m, "observer_count_pass_pct")) < 0 ||
-		       json_number_value(json_object_get(m, "observer_bpfstats_pass_pct")) < 0;
+		neg |= json_number_value(json_object_get(m, "observer_count_pass_pct")) <= -0.05 ||
+		       json_number_value(json_object_get(m, "observer_bpfstats_pass_pct")) <= -0.05;
 	if (neg)
 		fprintf(out, "\nA negative cost does not mean that probes or BPF statistics "
 			     "make the path faster: that pass's trials ran at other moments "

@@ -100,6 +100,12 @@ void summary_row(FILE *out, const json_t *modes, const char *label, const char *
 	fprintf(out, "\n");
 }
 
+/* @x as "%+.1f" prints it, but 0 for what rounds to zero ("+0.0", never "-0.0"). */
+static double tenth(double x)
+{
+	return x > -0.05 && x < 0.05 ? 0.0 : x;
+}
+
 /* An observer-effect row: the median paired cost with its interval, or marked not
  * significant ("n.s.") when no interval exists or it includes 0. */
 void summary_observer_row(FILE *out, const json_t *modes, const char *label, const char *key)
@@ -117,18 +123,19 @@ void summary_observer_row(FILE *out, const json_t *modes, const char *label, con
 	fprintf(out, "| %s |", label);
 	json_array_foreach(modes, i, m) {
 		const json_t *v = json_object_get(m, k), *lo = json_object_get(m, kl);
-		double l = json_number_value(lo), h = json_number_value(json_object_get(m, kh));
+		double lr = json_number_value(lo), hr = json_number_value(json_object_get(m, kh));
+		double l = tenth(lr), h = tenth(hr), c = tenth(json_number_value(v));
 
 		if (!json_is_number(v))
 			fprintf(out, " n/a |");
 		else if (!json_object_get(m, kp)) /* written before pairs were recorded */
 			fprintf(out, " %.1f |", json_number_value(v));
-		else if (json_is_number(lo) && (l > 0 || h < 0))
-			fprintf(out, " %+.1f [%+.1f, %+.1f] |", json_number_value(v), l, h);
+		else if (json_is_number(lo) && (lr > 0 || hr < 0))
+			fprintf(out, " %+.1f [%+.1f, %+.1f] |", c, l, h);
 		else if (json_is_number(lo))
-			fprintf(out, " %+.1f [%+.1f, %+.1f], n.s. |", json_number_value(v), l, h);
+			fprintf(out, " %+.1f [%+.1f, %+.1f], n.s. |", c, l, h);
 		else
-			fprintf(out, " %+.1f (%lld pairs: no interval), n.s. |", json_number_value(v),
+			fprintf(out, " %+.1f (%lld pairs: no interval), n.s. |", c,
 				json_integer_value(json_object_get(m, kp)));
 	}
 	fprintf(out, "\n");

@@ -606,8 +606,8 @@ static int xdp_live_here(const struct run_opts *o)
 	if (o->sender != SENDER_XDP_LIVE || (o->engine == ENGINE_ICOUNT && !o->inside_icount) ||
 	    sender_xdp_live_probe(why, sizeof(why)) != 0)
 		return -1;
-	fprintf(stderr, "xdptc: --sender xdp-live: %s; nothing was made (the udp, packet and "
-			"tap senders run here; `xdptc doctor` says xdp_live)\n", why);
+	fprintf(stderr, "xdptc: --sender xdp-live: %s; nothing was made (the other senders "
+			"do not need it; `xdptc doctor` says xdp_live)\n", why);
 	return 1;
 }
 
@@ -621,9 +621,10 @@ int cmd_run(int argc, char **argv)
 		r = guest_kernel_known(&o);
 	if (r < 0)
 		r = nic_in_qemu(&o);
-	if (r < 0)
-		r = xdp_live_here(&o);
+	/* the topology's own refusals (usage) before the kernel's (the machine) */
 	if (r < 0 && topology_find(o.topology)->preflight)
 		r = topology_find(o.topology)->preflight(&o);
+	if (r < 0)
+		r = xdp_live_here(&o);
 	return r >= 0 ? r : run_main(&o);
 }

@@ -3,10 +3,10 @@
  * topology_routed.c: the routed topology (topologies/routed.sh): the sender's namespace,
  * a router's namespace that forwards, and the DUT's namespace behind it, each hop a veth
  * pair: a pod behind a routed host. The sender's UDP socket builds the skb; the router's
- * veth receives it (veth_xmit -> __netif_rx), ip_forward -> ip_forward_finish hands it
- * to the DUT's pair (ip_finish_output2 -> veth_xmit), and the DUT's end receives a
- * forwarded skb, no longer its socket's (__dev_forward_skb scrubs it across namespaces:
- * skb_scrub_packet -> skb_orphan). The modes run on the DUT's end, as on veth. After the
+ * veth receives it (veth_xmit -> __netif_rx), ip_rcv_core orphans it (no longer its
+ * socket's), ip_forward -> ip_forward_finish hands it to the DUT's pair
+ * (ip_finish_output2 -> veth_xmit), and the DUT's end receives the forwarded skb. The
+ * modes run on the DUT's end, as on veth. After the
  * passes, the router's own counter says how many packets it forwarded (run.json's
  * "router").
  */
@@ -39,7 +39,8 @@ static int routed_preflight(const struct run_opts *o)
 		return -1;
 	fprintf(stderr, "xdptc: --topology routed sends from the sender's UDP socket through "
 			"the router (IP forwarding): --sender %s, whose frames are addressed to "
-			"the DUT's own MAC, does not apply\n", sender_name(o->sender));
+			"the DUT's own MAC, does not apply; leave --sender out (udp)\n",
+		sender_name(o->sender));
 	return 2;
 }
 
@@ -108,7 +109,7 @@ const struct topology_desc topology_routed = {
 	.name = "routed",
 	.script = "routed.sh",
 	.help = "the sender, a router namespace that forwards, and the DUT behind it, each hop "
-		"a veth pair (a pod behind a routed host)",
+		"a veth pair (a pod behind a routed host; the UDP socket sender only)",
 	/* the veth topology's: one hop more of the same kind */
 	.host = { .packets = 200000, .reps = 21 },
 	.icount = { .packets = 20000, .reps = 11 },
@@ -116,6 +117,8 @@ const struct topology_desc topology_routed = {
 	.keys = routed_keys,
 	.icount_inside = true,
 	.doctor_item = "xdp_native_veth",
+	.timed = "CPU time in ns of the sender thread, which runs both veth receives and the "
+		 "router's forwarding in its softirq, + its CPU's ksoftirqd/NAPI threads",
 	.preflight = routed_preflight,
 	.dut_open = local_dut_open,
 	.trial_env = veth_pair_trial_env,

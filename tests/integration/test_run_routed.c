@@ -9,7 +9,8 @@
  *   xdpdrv on the DUT's veth before it (none there); counted machine-wide (the kprobe
  *   and fentry backends), the router's own stack entry adds one in both modes;
  * - every trial conserved its packets;
- * - a raw sender is refused before anything is made (exit 2, nothing left);
+ * - the raw senders (packet, xdp-live) are refused before anything is made (exit 2,
+ *   nothing left);
  * - a topology whose owner has died is removed by `xdptc cleanup`, all three namespaces
  *   (routed.sh's own `down`), and one whose owner lives is left alone.
  * The CPU time per packet and the skbs freed are printed, not asserted (a performance
@@ -81,14 +82,20 @@ static void test_routed_forwards_every_packet(void **state)
 
 static void test_routed_refuses_raw_sender(void **state)
 {
-	char err[2048];
+	const char *raw[] = { "packet", "xdp-live" };
+	char err[2048], args[256];
 
 	(void)state;
-	assert_int_equal(run_xdptc_err(xdptc, "run --topology routed --sender packet "
-				       "--packets 1k --out /tmp/xdptc-rtest-none", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "UDP socket"));
-	assert_null(strstr(err, ": up"));
-	assert_int_equal(system("test ! -e /tmp/xdptc-rtest-none"), 0);
+	/* refused as a usage error before anything is made, and before the kernel is asked
+	 * whether it runs XDP on live frames */
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "run --topology routed --sender %s --packets 1k "
+			 "--out /tmp/xdptc-rtest-none", raw[i]);
+		assert_int_equal(run_xdptc_err(xdptc, args, err, sizeof(err)), 2);
+		assert_non_null(strstr(err, "UDP socket"));
+		assert_null(strstr(err, ": up"));
+		assert_int_equal(system("test ! -e /tmp/xdptc-rtest-none"), 0);
+	}
 }
 
 /* `sh topologies/routed.sh up @prefix` owned by @owner; 0 on success. */
