@@ -36,15 +36,7 @@ usage() {
 }
 
 down() {
-	kill_tagged "$1"
-	for ns in "$1-host" "$1-ctr"; do
-		if ns_exists "$ns"; then
-			ip netns delete "$ns" || true
-		fi
-	done
-	ip link delete "$1-c" 2>/dev/null || true
-	ip link delete "$1-kh" 2>/dev/null || true
-	rm -f "$STATE_DIR/$1.owner" "$STATE_DIR/$1.kind"
+	ns_down "$1" "host ctr" "c kh"
 }
 
 # addr NS DEV ADDR: the device's address, up

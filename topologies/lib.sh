@@ -1,4 +1,4 @@
-# lib.sh: what the topology scripts share (sourced by veth.sh and virtio.sh; POSIX sh).
+# lib.sh: what the topology scripts share (sourced by each of them; POSIX sh).
 #   STATE_DIR            where run state lives (/run/xdptc; made when first needed)
 #   check_prefix P       exit 2 unless P is xdptc-* and at most 13 characters
 #   ns_exists NS         is there a network namespace NS?
@@ -10,6 +10,11 @@
 #                        directory beside them: that is a guest's, virtio.sh's)
 #   remove_dead P... -- WHAT   for each prefix P: leave it while its owner lives, else
 #                        call `down P` (WHAT names the kind in the messages)
+#   ns_down P NS LINKS   `down P` of a topology of namespaces: its helpers stopped and
+#                        waited for (kill_tagged), the namespace P-X for each X of NS
+#                        deleted with what is in it, the link P-Y for each Y of LINKS
+#                        deleted (what a half-made `up` may have left in the root
+#                        namespace), its owner record removed
 #   ns_topology_main ARGS  the command line of a script whose topology is namespaces and
 #                        their devices (veth.sh, container.sh, nic.sh, tap.sh): `up P`
 #                        and `down P` (the script's own up and down, usage on a bad
@@ -84,6 +89,19 @@ remove_dead() {
 		echo "removing $what $p" >&2
 		down "$p"
 	done
+}
+
+ns_down() {
+	kill_tagged "$1"
+	for nd_x in $2; do
+		if ns_exists "$1-$nd_x"; then
+			ip netns delete "$1-$nd_x" || true
+		fi
+	done
+	for nd_x in $3; do
+		ip link delete "$1-$nd_x" 2>/dev/null || true
+	done
+	rm -f "$STATE_DIR/$1.owner" "$STATE_DIR/$1.kind"
 }
 
 # pid_running PID: is PID a process that has not ended (a zombie has)?

@@ -30,13 +30,7 @@ usage() {
 }
 
 down() {
-	kill_tagged "$1"
-	for ns in "$1-dut" "$1-snd"; do
-		if ns_exists "$ns"; then
-			ip netns delete "$ns" || true
-		fi
-	done
-	rm -f "$STATE_DIR/$1.owner" "$STATE_DIR/$1.kind"
+	ns_down "$1" "dut snd" ""
 }
 
 # Wait until NIC $1 is back in this namespace (a deleted namespace hands its physical

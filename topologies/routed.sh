@@ -34,16 +34,7 @@ usage() {
 }
 
 down() {
-	kill_tagged "$1"
-	for ns in "$1-dut" "$1-rtr" "$1-snd"; do
-		if ns_exists "$ns"; then
-			ip netns delete "$ns" || true
-		fi
-	done
-	# a half-made pair may still sit in the root namespace
-	ip link delete "$1-s" 2>/dev/null || true
-	ip link delete "$1-rd" 2>/dev/null || true
-	rm -f "$STATE_DIR/$1.owner" "$STATE_DIR/$1.kind"
+	ns_down "$1" "dut rtr snd" "s rd"
 }
 
 # mac NS DEV: the device's MAC address

@@ -32,16 +32,9 @@ usage() {
 
 
 down() {
-	# a helper of a killed run still at work: stopped and waited for
-	kill_tagged "$1"
-	for ns in "$1-dut" "$1-snd"; do
-		if ns_exists "$ns"; then
-			ip netns delete "$ns" || true
-		fi
-	done
-	# a half-made pair may still sit in the root namespace
-	ip link delete "$1-s" 2>/dev/null || true
-	rm -f "$STATE_DIR/$1.owner" "$STATE_DIR/$1.kind"
+	# a helper of a killed run still at work: stopped and waited for; a half-made pair
+	# may still sit in the root namespace
+	ns_down "$1" "dut snd" "s"
 }
 
 
