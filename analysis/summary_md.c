@@ -350,7 +350,9 @@ static void header_dut_napi(const json_t *run, FILE *out)
 }
 
 /* How many packets the router forwarded to the DUT (run.json's "router", the routed
- * topology: its namespace's ForwDatagrams against the DUT's rx_packets). */
+ * topology: its namespace's ForwDatagrams against the DUT's rx_packets), over the
+ * topology's last build: with the alternating pass's segments the last segment's and the
+ * passes' after it, else (built once) the whole run's. */
 static void header_router(const json_t *run, FILE *out)
 {
 	const json_t *r = json_object_get(run, "router");
@@ -360,10 +362,12 @@ static void header_router(const json_t *run, FILE *out)
 		return;
 	fprintf(out, "- the router's namespace %s forwarded %s packets (its ForwDatagrams, "
 		     "counted in ip_forward_finish); the DUT received %s (both over the "
-		     "topology's last build: its last segment and the passes after it)\n",
+		     "topology's last build: %s)\n",
 		json_str_of(r, "netns", "?"),
 		summary_fmt_count(f, sizeof(f), json_object_get(r, "forwarded_packets")),
-		summary_fmt_count(d, sizeof(d), json_object_get(r, "dut_rx_packets")));
+		summary_fmt_count(d, sizeof(d), json_object_get(r, "dut_rx_packets")),
+		window_pass_alternates(run) ? "its last segment and the passes after it"
+					    : "the whole run, every pass");
 	if (!strstr(json_str_of(json_object_get(json_object_get(json_object_get(run,
 			"capabilities"), "counters"), "stack_entries"), "points", ""), "DUT only"))
 		fprintf(out, "- stack entries are counted machine-wide: the router's "
