@@ -45,6 +45,10 @@ const struct matrix_exp matrix_exps[] = {
 	 * veth-udp only xdpdrv's take it */
 	{ .name = "veth-napi", .title = "veth, NAPI for every mode", .topology = "veth-napi",
 	  .sender = "udp", .engine = MATRIX_ICOUNT, .md = matrix_md_section },
+	/* a pod behind a routed host: the DUT's veth behind a router namespace (opt in:
+	 * --experiments routed) */
+	{ .name = "routed", .title = "routed: a veth behind a router", .topology = "routed",
+	  .sender = "udp", .engine = MATRIX_ICOUNT, .opt_in = true, .md = matrix_md_section },
 	{ .name = "host-veth-udp", .title = "veth, UDP (host)", .topology = "veth",
 	  .sender = "udp", .engine = MATRIX_HOST, .beside = "veth-udp" },
 	{ .name = "host-veth-xdp-live", .title = "veth, XDP-live (host)", .topology = "veth",
