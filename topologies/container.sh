@@ -39,12 +39,6 @@ down() {
 	ns_down "$1" "host ctr" "c kh"
 }
 
-# addr NS DEV ADDR: the device's address, up
-addr() {
-	ip -n "$1" addr add "$3/30" dev "$2"
-	ip -n "$1" link set "$2" up
-}
-
 up() {
 	p=$1
 	ctr=$p-ctr
@@ -62,10 +56,10 @@ up() {
 		ip -n "$ns" link set lo up
 	done
 	ip link add "$p-c" netns "$ctr" type veth peer name "$p-h" netns "$host"
-	addr "$ctr" "$p-c" "$SND_ADDR"
-	addr "$host" "$p-h" "$DUT_ADDR"
-	dut_mac=$(ip -n "$host" -br link show dev "$p-h" | awk '{print $3}')
-	snd_mac=$(ip -n "$ctr" -br link show dev "$p-c" | awk '{print $3}')
+	dev_addr "$ctr" "$p-c" "$SND_ADDR"
+	dev_addr "$host" "$p-h" "$DUT_ADDR"
+	dut_mac=$(dev_mac "$host" "$p-h")
+	snd_mac=$(dev_mac "$ctr" "$p-c")
 	ip -n "$ctr" neigh replace "$DUT_ADDR" lladdr "$dut_mac" dev "$p-c" nud permanent
 	ip -n "$host" neigh replace "$SND_ADDR" lladdr "$snd_mac" dev "$p-h" nud permanent
 	nk_reason=
@@ -75,8 +69,8 @@ up() {
 			--peer-netns "$ctr" 2>&1); then
 		nk_reason=${nk_err#xdptc netkit-pair: }
 	else
-		addr "$ctr" "$p-kc" "$NK_SND_ADDR"
-		addr "$host" "$p-kh" "$NK_DUT_ADDR"
+		dev_addr "$ctr" "$p-kc" "$NK_SND_ADDR"
+		dev_addr "$host" "$p-kh" "$NK_DUT_ADDR"
 	fi
 	up_done
 	echo "SND_NS=$ctr"

@@ -10,6 +10,8 @@
 #                        directory beside them: that is a guest's, virtio.sh's)
 #   remove_dead P... -- WHAT   for each prefix P: leave it while its owner lives, else
 #                        call `down P` (WHAT names the kind in the messages)
+#   dev_mac NS DEV       the MAC address of DEV in namespace NS
+#   dev_addr NS DEV ADDR DEV in namespace NS given ADDR/30 and set up
 #   ns_down P NS LINKS   `down P` of a topology of namespaces: its helpers stopped and
 #                        waited for (kill_tagged), the namespace P-X for each X of NS
 #                        deleted with what is in it, the link P-Y for each Y of LINKS
@@ -89,6 +91,15 @@ remove_dead() {
 		echo "removing $what $p" >&2
 		down "$p"
 	done
+}
+
+dev_mac() {
+	ip -n "$1" -br link show dev "$2" | awk '{print $3}'
+}
+
+dev_addr() {
+	ip -n "$1" addr add "$3/30" dev "$2"
+	ip -n "$1" link set "$2" up
 }
 
 ns_down() {

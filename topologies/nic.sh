@@ -79,8 +79,8 @@ up() {
 		ip -n "$ns" addr add "$addr/30" dev "$dev"
 		ip -n "$ns" link set "$dev" up
 	done
-	dut_mac=$(ip -n "$dut" -br link show dev "$DUT_NIC" | awk '{print $3}')
-	snd_mac=$(ip -n "$snd" -br link show dev "$SND_NIC" | awk '{print $3}')
+	dut_mac=$(dev_mac "$dut" "$DUT_NIC")
+	snd_mac=$(dev_mac "$snd" "$SND_NIC")
 	ip -n "$snd" neigh replace "$DUT_ADDR" lladdr "$dut_mac" dev "$SND_NIC" nud permanent
 	ip -n "$dut" neigh replace "$SND_ADDR" lladdr "$snd_mac" dev "$DUT_NIC" nud permanent
 	nic_wait_carrier "$snd" "$SND_NIC"

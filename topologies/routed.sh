@@ -37,17 +37,6 @@ down() {
 	ns_down "$1" "dut rtr snd" "s rd"
 }
 
-# mac NS DEV: the device's MAC address
-mac() {
-	ip -n "$1" -br link show dev "$2" | awk '{print $3}'
-}
-
-# link NS DEV ADDR: the device's address, up
-link() {
-	ip -n "$1" addr add "$3/30" dev "$2"
-	ip -n "$1" link set "$2" up
-}
-
 up() {
 	p=$1
 	snd=$p-snd
@@ -71,17 +60,17 @@ up() {
 		ip netns exec "$rtr" sysctl -qw "net.ipv4.conf.$k.send_redirects=0"
 	done
 	ip netns exec "$rtr" sysctl -qw net.ipv4.ip_forward=1
-	link "$snd" "$p-s" "$SND_ADDR"
-	link "$rtr" "$p-rs" "$RTR_SND_ADDR"
-	link "$rtr" "$p-rd" "$RTR_DUT_ADDR"
-	link "$dut" "$p-d" "$DUT_ADDR"
+	dev_addr "$snd" "$p-s" "$SND_ADDR"
+	dev_addr "$rtr" "$p-rs" "$RTR_SND_ADDR"
+	dev_addr "$rtr" "$p-rd" "$RTR_DUT_ADDR"
+	dev_addr "$dut" "$p-d" "$DUT_ADDR"
 	ip -n "$snd" route add "$DUT_ADDR/32" via "$RTR_SND_ADDR" dev "$p-s"
 	ip -n "$dut" route add "$SND_ADDR/32" via "$RTR_DUT_ADDR" dev "$p-d"
-	ip -n "$snd" neigh replace "$RTR_SND_ADDR" lladdr "$(mac "$rtr" "$p-rs")" dev "$p-s" nud permanent
-	ip -n "$rtr" neigh replace "$SND_ADDR" lladdr "$(mac "$snd" "$p-s")" dev "$p-rs" nud permanent
-	ip -n "$rtr" neigh replace "$DUT_ADDR" lladdr "$(mac "$dut" "$p-d")" dev "$p-rd" nud permanent
-	ip -n "$dut" neigh replace "$RTR_DUT_ADDR" lladdr "$(mac "$rtr" "$p-rd")" dev "$p-d" nud permanent
-	dut_mac=$(mac "$dut" "$p-d")
+	ip -n "$snd" neigh replace "$RTR_SND_ADDR" lladdr "$(dev_mac "$rtr" "$p-rs")" dev "$p-s" nud permanent
+	ip -n "$rtr" neigh replace "$SND_ADDR" lladdr "$(dev_mac "$snd" "$p-s")" dev "$p-rs" nud permanent
+	ip -n "$rtr" neigh replace "$DUT_ADDR" lladdr "$(dev_mac "$dut" "$p-d")" dev "$p-rd" nud permanent
+	ip -n "$dut" neigh replace "$RTR_DUT_ADDR" lladdr "$(dev_mac "$rtr" "$p-rd")" dev "$p-d" nud permanent
+	dut_mac=$(dev_mac "$dut" "$p-d")
 	up_done
 	echo "SND_NS=$snd"
 	echo "DUT_NS=$dut"

@@ -55,7 +55,7 @@ up() {
 	ip netns exec "$dut" ip tuntap add dev "$p-t" mode tap
 	ip -n "$dut" addr add "$TAP_ADDR/30" dev "$p-t"
 	ip -n "$dut" link set "$p-t" up
-	tap_mac=$(ip -n "$dut" -br link show dev "$p-t" | awk '{print $3}')
+	tap_mac=$(dev_mac "$dut" "$p-t")
 	up_done
 	# the sender writes from the tap's own namespace: SND_NS and SND_DEV are the DUT's
 	echo "SND_NS=$dut"

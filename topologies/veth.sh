@@ -63,8 +63,8 @@ up() {
 		ip -n "$ns" addr add "$addr/30" dev "$dev"
 		ip -n "$ns" link set "$dev" up
 	done
-	dut_mac=$(ip -n "$dut" -br link show dev "$p-d" | awk '{print $3}')
-	snd_mac=$(ip -n "$snd" -br link show dev "$p-s" | awk '{print $3}')
+	dut_mac=$(dev_mac "$dut" "$p-d")
+	snd_mac=$(dev_mac "$snd" "$p-s")
 	ip -n "$snd" neigh replace "$DUT_ADDR" lladdr "$dut_mac" dev "$p-s" nud permanent
 	ip -n "$dut" neigh replace "$SND_ADDR" lladdr "$snd_mac" dev "$p-d" nud permanent
 	up_done

@@ -291,7 +291,7 @@ up() {
 	ip -n "$ns" addr add "$HOST_ADDR/30" dev "$tap"
 	ip -n "$ns" link set "$tap" up
 	ip -n "$ns" neigh replace "$GUEST_ADDR" lladdr "$GUEST_MAC" dev "$tap" nud permanent
-	tapmac=$(ip -n "$ns" -br link show dev "$tap" | awk '{print $3}')
+	tapmac=$(dev_mac "$ns" "$tap")
 
 	if [ "$DUT_NIC" = virtio-net-pci ]; then
 		dut_device="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off"
