@@ -30,11 +30,6 @@ DUT_ADDR=198.18.0.2
 NK_SND_ADDR=198.18.0.5
 NK_DUT_ADDR=198.18.0.6
 
-usage() {
-	echo "usage: $0 up PREFIX | down PREFIX | cleanup   (PREFIX: xdptc-XXXXXX)" >&2
-	exit 2
-}
-
 down() {
 	ns_down "$1" "host ctr" "c kh"
 }

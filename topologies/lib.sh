@@ -17,6 +17,8 @@
 #                        deleted with what is in it, the link P-Y for each Y of LINKS
 #                        deleted (what a half-made `up` may have left in the root
 #                        namespace), its owner record removed
+#   usage                the usage line of a script whose topology is namespaces, exit 2
+#                        (a script with other words defines its own after sourcing this)
 #   ns_topology_main ARGS  the command line of a script whose topology is namespaces and
 #                        their devices (veth.sh, container.sh, nic.sh, tap.sh): `up P`
 #                        and `down P` (the script's own up and down, usage on a bad
@@ -91,6 +93,11 @@ remove_dead() {
 		echo "removing $what $p" >&2
 		down "$p"
 	done
+}
+
+usage() {
+	echo "usage: $0 up PREFIX | down PREFIX | cleanup   (PREFIX: xdptc-XXXXXX)" >&2
+	exit 2
 }
 
 dev_mac() {

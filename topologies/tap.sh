@@ -22,11 +22,6 @@ set -eu
 VM_ADDR=198.18.0.1
 TAP_ADDR=198.18.0.2
 
-usage() {
-	echo "usage: $0 up PREFIX | down PREFIX | cleanup   (PREFIX: xdptc-XXXXXX)" >&2
-	exit 2
-}
-
 down() {
 	kill_tagged "$1"
 	if ns_exists "$1-dut"; then

@@ -24,19 +24,11 @@ set -eu
 SND_ADDR=198.18.0.1
 DUT_ADDR=198.18.0.2
 
-usage() {
-	echo "usage: $0 up PREFIX | down PREFIX | cleanup   (PREFIX: xdptc-XXXXXX)" >&2
-	exit 2
-}
-
-
-
 down() {
 	# a helper of a killed run still at work: stopped and waited for; a half-made pair
 	# may still sit in the root namespace
 	ns_down "$1" "dut snd" "s"
 }
-
 
 up() {
 	p=$1
