@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * matrix_drivers.h: the "Ask your driver" table of a driver matrix, one Markdown table
- * that matrix.md (matrix_exp_nic.c), `xdptc matrix --table-drivers DIR` and README.md
+ * that matrix.md (matrix_exp_nic.c), `xdptc matrix --table-drivers DIR` and docs/engines.md
  * (checked by tests/unit/test_claims.c) all take from here.
  */
 #ifndef XDPTC_MATRIX_DRIVERS_H

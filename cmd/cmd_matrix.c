@@ -245,7 +245,7 @@ static struct cli_opt matrix_opts[] = { /* the experiments' words: matrix_words 
 	  "kernels from these matrices (xdpdrv and tcx against tc, percent; a kernel in "
 	  "several: the last one's; no root needed)" },
 	{ "table-drivers", OPT_TABLE_DRIVERS, "DIR", "measure nothing: print the \"Ask your "
-	  "driver\" table of the driver matrix in DIR (as matrix.md has it; README.md's copy; "
+	  "driver\" table of the driver matrix in DIR (as matrix.md has it; docs/engines.md's copy; "
 	  "no root needed)" },
 	{ NULL },
 };
