@@ -338,6 +338,12 @@ static int run_opts_arms_sizes(struct run_parse *p, const struct topology_desc *
 			owner->name, sender_name((enum sender_kind)owner->own_sender), owner->name);
 		return EXIT_USAGE;
 	}
+	if (td->udp_only && p->o.sender != SENDER_UDP) {
+		fprintf(stderr, "xdptc: --topology %s %s: --sender %s does not apply; leave "
+				"--sender out (udp)\n", td->name, td->udp_only,
+			sender_name(p->o.sender));
+		return EXIT_USAGE;
+	}
 	/* the topology's defaults under this engine (topology_NAME.c) */
 	df = icount ? &td->icount : &td->host;
 	if (!given(p, OPT_PACKETS))

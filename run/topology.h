@@ -67,6 +67,9 @@ struct topology_desc {
 	int own_sender;      /* a sender (SENDER_*, loader/sender.h) only this topology takes,
 			      * and the only one it takes (tap: frames written into the tap it
 			      * makes); its default. 0: none, --sender as given (udp) */
+	const char *udp_only; /* why it takes only the UDP socket sender, a phrase for the
+			       * refusal of any other ("sends from the container's UDP
+			       * socket ..."), or NULL: any sender no topology owns */
 	const struct topology_key *keys; /* its script's keys of its own, or NULL */
 	bool remote;         /* the DUT is a guest, driven through its agent (dut_remote.c);
 			      * else this machine's namespace (dut_local.c) */

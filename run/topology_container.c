@@ -20,7 +20,6 @@
 #include "mode_refuse.h"
 #include "netkit.h"
 #include "run_ctx.h"
-#include "sender.h"
 
 /* Why netkit is left out of this run (NULL: it is not), for run.json. */
 static char netkit_refused[192];
@@ -65,12 +64,6 @@ static int container_preflight(const struct run_opts *o)
 {
 	char why[256], ver[32];
 
-	if (o->sender != SENDER_UDP) {
-		fprintf(stderr, "xdptc: --topology container sends from the container's UDP socket "
-				"(the skb a container's packet is): --sender %s does not apply\n",
-			sender_name(o->sender));
-		return 2;
-	}
 	if (!has_mode(o, MODE_NETKIT) || !o->modes_given)
 		return -1; /* the default modes: netkit is left out where there is none, said */
 	if (o->engine == ENGINE_ICOUNT) {
@@ -173,6 +166,7 @@ const struct topology_desc topology_container = {
 	.modes = "tc,tcx,xdpdrv,netkit",
 	.own_modes = 1u << MODE_NETKIT,
 	.own_modes_why = "a netkit pair beside a veth pair",
+	.udp_only = "sends from the container's UDP socket (the skb a container's packet is)",
 	.keys = container_keys,
 	.icount_inside = true,
 	.doctor_item = "xdp_native_veth",

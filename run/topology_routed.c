@@ -18,7 +18,6 @@
 #include "netdev_stats.h"
 #include "netns.h"
 #include "run_ctx.h"
-#include "sender.h"
 #include "topology_local.h"
 
 /* routed.sh's keys of its own: the router's namespace and its two veth ends */
@@ -30,19 +29,6 @@ static const struct topology_key routed_keys[] = {
 	{ "ROUTER_DUT_DEV", rtr_dut_dev, sizeof(rtr_dut_dev) },
 	{ NULL, NULL, 0 },
 };
-
-/* The sender is a UDP socket: the raw senders address their frames to DUT_MAC, which
- * here is behind the router. Returns -1 to go on, or the exit status 2 (said why). */
-static int routed_preflight(const struct run_opts *o)
-{
-	if (o->sender == SENDER_UDP)
-		return -1;
-	fprintf(stderr, "xdptc: --topology routed sends from the sender's UDP socket through "
-			"the router (IP forwarding): --sender %s, whose frames are addressed to "
-			"the DUT's own MAC, does not apply; leave --sender out (udp)\n",
-		sender_name(o->sender));
-	return 2;
-}
 
 /* The packets the router's namespace forwarded (its IP MIB's ForwDatagrams, counted in
  * ip_forward_finish; /proc/net/snmp as that namespace shows it) into @fwd. Call inside
@@ -114,12 +100,13 @@ const struct topology_desc topology_routed = {
 	.host = { .packets = 200000, .reps = 21 },
 	.icount = { .packets = 20000, .reps = 11 },
 	.allows = TOPOLOGY_REBUILD,
+	.udp_only = "sends from the sender's UDP socket through the router (IP forwarding); "
+		    "the raw senders address their frames to the DUT's own MAC, behind it",
 	.keys = routed_keys,
 	.icount_inside = true,
 	.doctor_item = "xdp_native_veth",
 	.timed = "CPU time in ns of the sender thread, which runs both veth receives and the "
 		 "router's forwarding in its softirq, + its CPU's ksoftirqd/NAPI threads",
-	.preflight = routed_preflight,
 	.dut_open = local_dut_open,
 	.trial_env = veth_pair_trial_env,
 	.after_passes = routed_after_passes,
