@@ -22,7 +22,7 @@
 #   make deb        a Debian package (debian/, dpkg-buildpackage -b) into build/deb/
 #
 # Variables for run-veth, run-virtio, run-dev and sweep-veth: one per option of `xdptc
-# run` that has one (AA=1, FLAME=0, PACKETS, REPS, MODES, SENDER, ENGINE, ...; README.md
+# run` that has one (AA=1, FLAME=0, PACKETS, REPS, MODES, SENDER, ENGINE, ...; docs/settings.md
 # has the table, `build/xdptc help --make-vars`; RUN_ARGS below passes them, both made
 # from run/run_opt_table.c); CPU, PORT, OUT, DEV and NETNS count on the command line
 # only; sweep-veth also SWEEP (size or sender, default sender).
@@ -334,7 +334,7 @@ fuzz: deps
 	@$(MAKE) --no-print-directory -s $(FUZZ_BINS)
 	@sh fuzz/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
-# make docs: the docs' generated blocks again from the code's tables (README.md's make
+# make docs: the docs' generated blocks again from the code's tables (docs/settings.md's make
 # variables, docs/metrics.md's table, docs/cli.md's synopsis; scripts/regen-docs.sh)
 docs: all
 	@sh scripts/regen-docs.sh $(BUILD)/xdptc

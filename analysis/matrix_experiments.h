@@ -4,7 +4,7 @@
  * that every other file of the matrix asks instead of naming an experiment: its plan,
  * cells and children (run/matrix_run.c, matrix_cell.c, matrix_tasks.c), its command
  * (cmd/cmd_matrix.c: --experiments, --help), matrix.md (matrix.c), its plots
- * (matrix_plot.c), the Between-boots table (matrix_boots.c) and README's table
+ * (matrix_plot.c), the Between-boots table (matrix_boots.c) and docs/results.md's table
  * (matrix_table.c). An experiment is a topology, a sender and an engine; adding one is a
  * row, and, when its matrix.md section needs more than the generic table, its renderer
  * in a file of its own, matrix_exp_NAME.c (ARCHITECTURE.md, "Adding a matrix
@@ -63,7 +63,7 @@ struct matrix_exp {
 			       * (issue 39: "Ask your driver" in matrix.md), or NULL */
 	bool opt_in;          /* measured only when --nics names its NIC (or "all") or
 			       * --experiments names it; else by default */
-	bool readme;          /* columns of its own in README's table across kernels
+	bool readme;          /* columns of its own in docs/results.md's table across kernels
 			       * (matrix_table.c; the first row's entries make that table's
 			       * rows and its tcx column) */
 	matrix_md_fn *md;     /* its section of matrix.md: matrix_md_section (section.h),

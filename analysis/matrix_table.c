@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* matrix_table.c: README.md's table across kernels (matrix_table.h). */
+/* matrix_table.c: docs/results.md's table across kernels (matrix_table.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>

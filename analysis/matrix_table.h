@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * matrix_table.h: README.md's table across kernels, from committed matrices
+ * matrix_table.h: docs/results.md's table across kernels, from committed matrices
  * (`xdptc matrix --table DIR,DIR...`; tests/unit/test_claims.c checks README.md's copy).
  */
 #ifndef XDPTC_MATRIX_TABLE_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* cli_table.c: getopt, --help, the manual page and README's table from the commands'
+/* cli_table.c: getopt, --help, the manual page and docs/settings.md's table from the commands'
  * option tables (cli_table.h). */
 #include "cli_table.h"
 

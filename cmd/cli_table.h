@@ -3,10 +3,10 @@
  * cli_table.h: every xdptc command's options, written once (a table per command, in
  * its cmd_*.c) and turned into what each needs: getopt_long's arguments (cli_next),
  * the command's --help (cli_help), the manual page xdptc.8 (cli_man, `xdptc help
- * --man`, built by make), README.md's table of make variables (cli_make_vars_md,
+ * --man`, built by make), docs/settings.md's table of make variables (cli_make_vars_md,
  * `xdptc help --make-vars`) and the Makefile's RUN_ARGS (cli_make_args, `xdptc help
  * --make-args`). tests/unit/test_cli_table.c checks the Makefile's variable mapping,
- * its RUN_ARGS and README.md's table against these tables.
+ * its RUN_ARGS and docs/settings.md's table against these tables.
  */
 #ifndef XDPTC_CLI_TABLE_H
 #define XDPTC_CLI_TABLE_H
@@ -87,7 +87,7 @@ void cli_synopsis(FILE *f);
  * documented option, the make variables, exit status, files. */
 void cli_man(FILE *f);
 
-/* cli_make_vars_md - README.md's table (Markdown) of `make run-*` variables and the
+/* cli_make_vars_md - docs/settings.md's table (Markdown) of `make run-*` variables and the
  * run options they pass, then the run options that have none. */
 void cli_make_vars_md(FILE *f);
 

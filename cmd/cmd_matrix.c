@@ -512,7 +512,7 @@ int cmd_matrix(int argc, char **argv)
 
 static char matrix_about[2048];
 
-/* The words that name the experiments (--help, the manual, README's tables), from their
+/* The words that name the experiments (--help, the manual, the docs' tables), from their
  * table (analysis/matrix_experiments.c), before anything reads the option table. */
 __attribute__((constructor)) static void matrix_words(void)
 {

@@ -4,7 +4,7 @@
  * name and short form, its type, where it lives in struct run_opts (offsetof), its
  * range and default, its key in the run's options as data and in run.json's settings,
  * its help, its make variable. From this one table come the parser (cmd_run.c, by type
- * and offset), `xdptc run --help`, the manual page, README.md's table of make variables
+ * and offset), `xdptc run --help`, the manual page, docs/settings.md's table of make variables
  * (cmd_run_table.c turns each row into a struct cli_opt), the icount engine's options
  * file and run.json's settings (run_opts_json.c, run_json.c), and the unit tests that
  * walk it (test_run_opts_json, test_cli_table).
